@@ -1,0 +1,61 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../lib/log.js';
+
+export type ErrorCode =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'service_unavailable';
+
+/** An error with its public form; the error middleware is the only place that renders it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalidRequest = (message: string, details: Record<string, unknown> = {}) =>
+  new ApiError(400, 'invalid_request', message, details);
+export const fieldError = (field: string, reason: string, message: string, extra: Record<string, unknown> = {}) =>
+  invalidRequest(message, { field, reason, ...extra });
+export const unauthorized = (message = 'A valid API key is required: Authorization: Bearer <API_KEY>.') =>
+  new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer' });
+export const forbidden = (scope: string) =>
+  new ApiError(403, 'forbidden', `This API key lacks the scope ${scope}.`, { required_scope: scope });
+export const notFound = (what = 'resource') => new ApiError(404, 'not_found', `No such ${what}.`);
+export const payloadTooLarge = (limitBytes: number) =>
+  new ApiError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`, { limit_bytes: limitBytes });
+export const unavailable = (message: string) => new ApiError(503, 'service_unavailable', message);
+
+/** Maps anything thrown below it to `{"error":{code,message,details}}`; unknown errors are 500s. */
+export function errorMiddleware(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+    } catch (err) {
+      const apiError =
+        err instanceof ApiError
+          ? err
+          : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
+      if (apiError.status >= 500) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      ctx.status = apiError.status;
+      ctx.set(apiError.headers);
+      ctx.body = { error: { code: apiError.code, message: apiError.message, details: apiError.details } };
+    }
+  };
+}

@@ -1,0 +1,49 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Kafka } from 'kafkajs';
+import type { Config } from '../lib/config.js';
+import type { Pool } from '../lib/db.js';
+import type { Logger } from '../lib/log.js';
+import type { SchemaRegistry } from '../lib/registry.js';
+import { createApp } from './app.js';
+import { EventPublisher } from './ingest.js';
+
+export interface RunningApi {
+  baseUrl: string;
+  streamUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP API on config.host:config.port (0 = any free port). */
+export async function startApi(
+  config: Config,
+  deps: { db: Pool; kafka: Kafka; registry: SchemaRegistry; log: Logger },
+): Promise<RunningApi> {
+  const log = deps.log.child({ component: 'api' });
+  const admin = deps.kafka.admin();
+  await admin.connect();
+  const publisher = await EventPublisher.start(deps.kafka, deps.registry, log);
+  const app = createApp({ db: deps.db, admin, publisher, registryUrl: config.schemaRegistryUrl, log });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  log.info({ port }, 'api listening');
+  return {
+    port,
+    baseUrl: `http://${config.host}:${port}/v1`,
+    streamUrl: `ws://${config.host}:${port}/v1/stream`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await publisher.stop();
+      await admin.disconnect();
+    },
+  };
+}

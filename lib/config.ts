@@ -1,0 +1,89 @@
+/**
+ * The service's configuration, read from the environment once and validated at boot:
+ * a bad value stops the process with every problem listed, not the first one found.
+ */
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  kafkaBrokers: string[];
+  kafkaClientId: string;
+  schemaRegistryUrl: string;
+  topicPartitions: number;
+  topicReplicationFactor: number;
+  logLevel: string;
+  /** Postgres port of the embedded server scripts/stack starts when DATABASE_URL is unset. */
+  embeddedPostgresPort: number;
+}
+
+export const EMBEDDED_PG_USER = 'postgres';
+export const EMBEDDED_PG_PASSWORD = 'postgres';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name}=${raw}: expected an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, fallback: string, protocols: string[]): string => {
+    const raw = env[name] || fallback;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name}: protocol ${parsed.protocol} is not one of ${protocols.join(', ')}`);
+      }
+    } catch {
+      problems.push(`${name}: not a URL`);
+    }
+    return raw;
+  };
+
+  const embeddedPostgresPort = int('PI_EMBEDDED_PG_PORT', 5433, 1, 65535);
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: int('PORT', 3000, 0, 65535),
+    databaseUrl: url(
+      'DATABASE_URL',
+      `postgres://${EMBEDDED_PG_USER}:${EMBEDDED_PG_PASSWORD}@127.0.0.1:${embeddedPostgresPort}/pi`,
+      ['postgres:', 'postgresql:'],
+    ),
+    kafkaBrokers: (env.KAFKA_BROKERS || '127.0.0.1:9092').split(',').map((b) => b.trim()),
+    kafkaClientId: env.KAFKA_CLIENT_ID || 'product-intelligence',
+    schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
+    topicPartitions: int('KAFKA_TOPIC_PARTITIONS', 3, 1, 1024),
+    topicReplicationFactor: int('KAFKA_REPLICATION_FACTOR', 1, 1, 16),
+    logLevel: env.LOG_LEVEL || 'info',
+    embeddedPostgresPort,
+  };
+  for (const broker of config.kafkaBrokers) {
+    if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
+  }
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
+    problems.push(`LOG_LEVEL=${config.logLevel}: expected fatal|error|warn|info|debug|trace|silent`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** The same server as `databaseUrl`, another database on it. */
+export function withDatabase(databaseUrl: string, database: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export function databaseName(databaseUrl: string): string {
+  return decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ''));
+}

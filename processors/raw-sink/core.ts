@@ -1,0 +1,33 @@
+import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+
+/** One row of raw_events, in column order. */
+export interface RawEventRow {
+  project_id: string;
+  message_id: string;
+  user_id: string;
+  event: string;
+  properties: string;
+  occurred_at: string;
+  received_at: string;
+  kafka_partition: number;
+  kafka_offset: number;
+}
+
+export function toRawEventRow(record: TrackedEventRecord, partition: number, offset: number): RawEventRow {
+  return {
+    project_id: record.project_id,
+    message_id: record.message_id,
+    user_id: record.user_id,
+    event: record.event,
+    properties: record.properties,
+    occurred_at: new Date(record.timestamp).toISOString(),
+    received_at: new Date(record.received_at).toISOString(),
+    kafka_partition: partition,
+    kafka_offset: offset,
+  };
+}
+
+/** Rows → one array per column, for a single `insert … select * from unnest(…)`. */
+export function toColumns<R extends object>(rows: R[], columns: (keyof R)[]): unknown[][] {
+  return columns.map((column) => rows.map((row) => row[column]));
+}

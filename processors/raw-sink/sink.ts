@@ -1,0 +1,32 @@
+import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import type { PostgresSink } from '../runtime/postgres-sink.js';
+import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
+
+const COLUMNS: (keyof RawEventRow)[] = [
+  'project_id',
+  'message_id',
+  'user_id',
+  'event',
+  'properties',
+  'occurred_at',
+  'received_at',
+  'kafka_partition',
+  'kafka_offset',
+];
+
+/** pi.events.v1 → raw_events; a message id already stored in the project is a duplicate and is ignored. */
+export const rawSink: PostgresSink<TrackedEventRecord> = {
+  name: 'raw-sink',
+  topic: 'events',
+  async write(client, messages) {
+    const rows = messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : []));
+    if (rows.length === 0) return;
+    await client.query(
+      `insert into raw_events (${COLUMNS.join(', ')})
+       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::jsonb[],
+                            $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[])
+       on conflict (project_id, message_id) do nothing`,
+      toColumns(rows, COLUMNS),
+    );
+  },
+};

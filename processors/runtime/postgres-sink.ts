@@ -1,0 +1,124 @@
+import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
+import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
+import type { Logger } from '../../lib/log.js';
+import type { SchemaRegistry } from '../../lib/registry.js';
+import { type TopicKey, groupId, topicName } from '../../lib/topics.js';
+
+export interface SinkMessage<T> {
+  partition: number;
+  offset: number;
+  key: string | null;
+  /** null for a tombstone */
+  value: T | null;
+}
+
+/** A Kafka → Postgres step: `write` gets decoded messages and the transaction they must share with the offsets. */
+export interface PostgresSink<T> {
+  name: string;
+  topic: TopicKey;
+  write(client: PoolClient, messages: SinkMessage<T>[]): Promise<void>;
+}
+
+export interface SinkDeps {
+  kafka: Kafka;
+  registry: SchemaRegistry;
+  db: Pool;
+  log: Logger;
+}
+
+export interface RunningSink {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a sink with an exactly-once effect: rows and the next offset of each partition commit in
+ * one Postgres transaction, and Postgres (never Kafka's group offsets) says where to resume.
+ * Nothing is committed to Kafka, so a fetch can only start at or before the stored offset; messages
+ * below it are skipped, and on assignment the consumer seeks straight to it.
+ */
+export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps): Promise<RunningSink> {
+  const topic = topicName(sink.topic);
+  const log = deps.log.child({ processor: sink.name, topic });
+  const next = new Map<number, number>(); // partition -> next offset to apply, as stored
+  const consumer: Consumer = deps.kafka.consumer({
+    groupId: groupId(sink.name),
+    maxWaitTimeInMs: 200,
+    sessionTimeout: 30_000,
+    heartbeatInterval: 3_000,
+    retry: { retries: 10 },
+  });
+
+  const loadOffsets = async (partitions: number[]) => {
+    const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
+      'select partition, next_offset from processor_offsets where processor = $1 and topic = $2 and partition = any($3)',
+      [sink.name, topic, partitions],
+    );
+    for (const row of rows) next.set(row.partition, row.next_offset);
+    return rows;
+  };
+
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    const partitions = payload.memberAssignment[topic] ?? [];
+    log.info({ partitions }, 'assigned');
+    loadOffsets(partitions)
+      .then((rows) =>
+        rows.forEach((r) => consumer.seek({ topic, partition: r.partition, offset: String(r.next_offset) })),
+      )
+      .catch((err: unknown) => log.error({ err }, 'could not load stored offsets; resuming by skipping'));
+  });
+
+  const decode = async (message: KafkaMessage): Promise<T | null> =>
+    message.value === null ? null : ((await deps.registry.decode(message.value)) as T);
+
+  const eachBatch = async (payload: EachBatchPayload) => {
+    const { batch } = payload;
+    if (!next.has(batch.partition)) await loadOffsets([batch.partition]);
+    const from = next.get(batch.partition) ?? 0;
+    const fresh = batch.messages.filter((m) => Number(m.offset) >= from);
+    if (fresh.length === 0 || !payload.isRunning() || payload.isStale()) return;
+
+    const decoded: SinkMessage<T>[] = [];
+    const dead: { offset: number; key: string | null; payload: Buffer | null; error: string }[] = [];
+    for (const message of fresh) {
+      const base = { partition: batch.partition, offset: Number(message.offset), key: message.key?.toString() ?? null };
+      try {
+        decoded.push({ ...base, value: await decode(message) });
+      } catch (err) {
+        dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
+      }
+    }
+    const last = Number(fresh[fresh.length - 1]!.offset);
+    await inTransaction(deps.db, async (client) => {
+      if (decoded.length > 0) await sink.write(client, decoded);
+      for (const d of dead) {
+        await client.query(
+          `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
+           values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+          [sink.name, topic, batch.partition, d.offset, d.key, d.payload, d.error],
+        );
+      }
+      await client.query(
+        `insert into processor_offsets (processor, topic, partition, next_offset) values ($1, $2, $3, $4)
+         on conflict (processor, topic, partition) do update set next_offset = excluded.next_offset, updated_at = now()`,
+        [sink.name, topic, batch.partition, last + 1],
+      );
+    });
+    next.set(batch.partition, last + 1);
+    payload.resolveOffset(String(last));
+    if (dead.length > 0) log.error({ partition: batch.partition, offsets: dead.map((d) => d.offset) }, 'dead-lettered');
+    log.debug({ partition: batch.partition, from, to: last, rows: decoded.length }, 'applied');
+    await payload.heartbeat();
+  };
+
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+  log.info('started');
+  return {
+    async stop() {
+      await consumer.disconnect();
+      log.info('stopped');
+    },
+  };
+}
