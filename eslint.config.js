@@ -20,7 +20,7 @@ export default tseslint.config(
     plugins: { mocha },
     rules: {
       'mocha/no-exclusive-tests': 'error',
-      'mocha/no-skipped-tests': 'error',
+      'mocha/no-pending-tests': 'error',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },

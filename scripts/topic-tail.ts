@@ -4,10 +4,14 @@ import { createKafka } from '../lib/kafka.js';
 import { createLogger } from '../lib/log.js';
 import { createRegistry } from '../lib/registry.js';
 
-const usage = 'usage: npm run topic:tail -- <topic> [--from-beginning] [--max <n>]';
+const usage = 'usage: npm run topic:tail -- <topic> [--from-beginning] [--max <n>] [--idle-ms <ms>]';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'from-beginning': { type: 'boolean', default: false }, max: { type: 'string' } },
+  options: {
+    'from-beginning': { type: 'boolean', default: false },
+    max: { type: 'string' },
+    'idle-ms': { type: 'string' },
+  },
 });
 const topic = positionals[0];
 if (!topic) {
@@ -15,6 +19,14 @@ if (!topic) {
   process.exit(2);
 }
 const max = values.max === undefined ? Infinity : Number(values.max);
+// With --idle-ms the tail exits once no message arrived for that long (scripts and tests).
+const idleMs = values['idle-ms'] === undefined ? undefined : Number(values['idle-ms']);
+let idleTimer: NodeJS.Timeout | undefined;
+const armIdle = () => {
+  if (idleMs === undefined) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => void stop(), idleMs);
+};
 
 const config = loadConfig();
 const log = createLogger('warn', { service: 'topic-tail' });
@@ -29,6 +41,7 @@ process.once('SIGINT', () => void stop());
 
 await consumer.connect();
 await consumer.subscribe({ topic, fromBeginning: values['from-beginning'] });
+armIdle();
 // One decoded JSON line per message: the data engineer's view of any Avro topic.
 await consumer.run({
   autoCommit: false,
@@ -44,6 +57,7 @@ await consumer.run({
         value,
       }),
     );
+    armIdle();
     if (++seen >= max) await stop();
   },
 });

@@ -44,7 +44,8 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const consumer: Consumer = deps.kafka.consumer({
     groupId: groupId(sink.name),
     maxWaitTimeInMs: 200,
-    sessionTimeout: 30_000,
+    // A killed member is noticed after this long; its partitions then move to the survivors.
+    sessionTimeout: 10_000,
     heartbeatInterval: 3_000,
     retry: { retries: 10 },
   });

@@ -1,0 +1,108 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RunningApi, startApi } from '../../api/server.js';
+import { type Scope, createKey, ensureProject } from '../../lib/api-keys.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/log.js';
+import { type Services, connectServices } from '../../lib/services.js';
+
+let shared: Services | undefined;
+
+/** One pool/Kafka/registry client set per test process (the stack is shared by every file). */
+export function services(): Services {
+  shared ??= connectServices(loadConfig(), createLogger(process.env.LOG_LEVEL ?? 'warn'), 5);
+  return shared;
+}
+
+export async function closeServices(): Promise<void> {
+  await shared?.close();
+  shared = undefined;
+}
+
+export async function startTestApi(): Promise<RunningApi> {
+  return startApi({ ...loadConfig(), port: 0 }, services());
+}
+
+let projectCounter = 0;
+
+/** A fresh project (unique name) with one key per requested scope set. */
+export async function newProject(...scopeSets: Scope[][]): Promise<{ projectId: string; keys: string[] }> {
+  const db = services().db;
+  const projectId = await ensureProject(db, `test-${process.pid}-${Date.now()}-${++projectCounter}`);
+  const keys: string[] = [];
+  for (const scopes of scopeSets) keys.push((await createKey(db, projectId, scopes)).key);
+  return { projectId, keys };
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = Record<string, unknown>>(
+  api: RunningApi,
+  method: string,
+  path: string,
+  options: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(`${api.baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** Polls until `probe` returns a value that is not undefined/false; fails with `what` after the timeout. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export async function count(sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await services().db.query<{ n: number }>(`select count(*)::int as n from (${sql}) q`, params);
+  return rows[0]!.n;
+}
+
+/** The spec's error body: {"error":{"code","message","details"}}. */
+export function errorOf(reply: Reply): { code: string; message: string; details: Record<string, unknown> } {
+  const body = reply.body as { error?: { code: string; message: string; details: Record<string, unknown> } };
+  if (!body?.error) throw new Error(`expected an error body, got ${JSON.stringify(reply.body)}`);
+  return body.error;
+}
+
+/** Waits until `processor` has applied everything now in the topic (its stored offsets reach the high watermarks). */
+export async function waitForSink(processor: string, topic: string, timeoutMs = 30_000): Promise<void> {
+  const admin = services().kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
+    await waitFor(
+      `${processor} to reach the end of ${topic}`,
+      async () => {
+        const { rows } = await services().db.query<{ partition: number; next_offset: number }>(
+          'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
+          [processor, topic],
+        );
+        const stored = new Map(rows.map((r) => [r.partition, r.next_offset]));
+        return ends.every((e) => Number(e.high) === 0 || (stored.get(e.partition) ?? 0) >= Number(e.high));
+      },
+      timeoutMs,
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}

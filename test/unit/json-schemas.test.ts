@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { validate } from '../../api/validate.js';
+import { ApiError } from '../../api/errors.js';
+import { fieldPath } from '../../lib/json-schemas.js';
+
+function problem(schema: string, body: unknown): Record<string, unknown> {
+  try {
+    validate(schema, body);
+  } catch (err) {
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.status, 400);
+    assert.equal(err.code, 'invalid_request');
+    return err.details;
+  }
+  assert.fail('expected a validation error');
+}
+
+describe('request validation against schemas/', () => {
+  it('turns JSON pointers into field names', () => {
+    assert.equal(fieldPath('/events/3', 'user_id'), 'events[3].user_id');
+    assert.equal(fieldPath('/properties/a~1b'), 'properties.a/b');
+    assert.equal(fieldPath(''), '');
+  });
+
+  const cases: [string, string, unknown, Record<string, unknown>][] = [
+    ['missing user_id', 'tracked-event.json', { event: 'x' }, { field: 'user_id', reason: 'required' }],
+    ['missing event', 'tracked-event.json', { user_id: 'u' }, { field: 'event', reason: 'required' }],
+    ['empty user_id', 'tracked-event.json', { user_id: '', event: 'x' }, { field: 'user_id', reason: 'min_length' }],
+    ['numeric event', 'tracked-event.json', { user_id: 'u', event: 1 }, { field: 'event', reason: 'invalid_type' }],
+    [
+      'properties array',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: [] },
+      { field: 'properties', reason: 'invalid_type' },
+    ],
+    [
+      'bad timestamp',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', timestamp: '2026-13-01' },
+      { field: 'timestamp', reason: 'invalid_format' },
+    ],
+    [
+      'unknown field',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', extra: 1 },
+      { field: 'extra', reason: 'unknown_field' },
+    ],
+    ['body not an object', 'tracked-event.json', 'text', { field: '(body)', reason: 'invalid_type' }],
+    ['empty batch', 'event-batch.json', { events: [] }, { field: 'events', reason: 'min_items' }],
+    [
+      'nested item',
+      'event-batch.json',
+      { events: [{ user_id: 'u', event: 'e' }, { event: 'e' }] },
+      { field: 'events[1].user_id', reason: 'required' },
+    ],
+  ];
+  for (const [name, schema, body, details] of cases) {
+    it(`refuses ${name}`, () => assert.deepEqual(problem(schema, body), details));
+  }
+
+  it('accepts the spec samples', () => {
+    validate('tracked-event.json', {
+      user_id: 'user_123',
+      event: 'feature_used',
+      properties: { feature: 'export' },
+      timestamp: '2024-01-15T10:30:00Z',
+    });
+    validate('event-batch.json', {
+      events: [{ user_id: 'user_123', event: 'page_view', properties: { page: '/dashboard' } }],
+    });
+  });
+});

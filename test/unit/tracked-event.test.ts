@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { MAX_CLOCK_SKEW_MS, checkTimestamp, toRecord } from '../../lib/tracked-event.js';
+import { toColumns, toRawEventRow } from '../../processors/raw-sink/core.js';
+
+describe('tracked events', () => {
+  const now = Date.parse('2026-11-21T12:00:00.000Z');
+
+  it('defaults the timestamp to the receive time and assigns a message id', () => {
+    const record = toRecord('p', { user_id: 'u', event: 'e' }, now);
+    assert.equal(record.timestamp, now);
+    assert.equal(record.received_at, now);
+    assert.match(record.message_id, /^[0-9a-f-]{36}$/);
+    assert.equal(record.properties, '{}');
+  });
+
+  it('keeps the client message id and timestamp', () => {
+    const record = toRecord(
+      'p',
+      { user_id: 'u', event: 'e', message_id: 'm1', timestamp: '2026-11-20T00:00:00+01:00' },
+      now,
+    );
+    assert.equal(record.message_id, 'm1');
+    assert.equal(record.timestamp, Date.parse('2026-11-19T23:00:00Z'));
+  });
+
+  it('accepts timestamps up to one day ahead and from 2000 on', () => {
+    assert.equal(checkTimestamp(new Date(now + MAX_CLOCK_SKEW_MS).toISOString(), now), undefined);
+    assert.equal(checkTimestamp(new Date(now + MAX_CLOCK_SKEW_MS + 1).toISOString(), now), 'out_of_range');
+    assert.equal(checkTimestamp('2000-01-01T00:00:00Z', now), undefined);
+    assert.equal(checkTimestamp('1999-12-31T23:59:59.999Z', now), 'out_of_range');
+    assert.equal(checkTimestamp(undefined, now), undefined);
+  });
+
+  it('maps a record to a raw_events row and rows to columns', () => {
+    const record = toRecord('p', { user_id: 'u', event: 'e', properties: { a: 1 }, message_id: 'm' }, now);
+    const row = toRawEventRow(record, 2, 41);
+    assert.deepEqual(row, {
+      project_id: 'p',
+      message_id: 'm',
+      user_id: 'u',
+      event: 'e',
+      properties: '{"a":1}',
+      occurred_at: '2026-11-21T12:00:00.000Z',
+      received_at: '2026-11-21T12:00:00.000Z',
+      kafka_partition: 2,
+      kafka_offset: 41,
+    });
+    assert.deepEqual(toColumns([row, { ...row, message_id: 'n' }], ['message_id', 'kafka_offset']), [
+      ['m', 'n'],
+      [41, 41],
+    ]);
+  });
+});
