@@ -29,7 +29,8 @@ const armIdle = () => {
 };
 
 const config = loadConfig();
-const log = createLogger('warn', { service: 'topic-tail' });
+// stdout carries the messages only; logs go to stderr.
+const log = createLogger('warn', { service: 'topic-tail' }, 2);
 const registry = createRegistry(config.schemaRegistryUrl);
 const consumer = createKafka(config, log).consumer({ groupId: `pi.topic-tail.${process.pid}.${Date.now()}` });
 let seen = 0;

@@ -17,9 +17,8 @@ export interface ServiceStatus {
 
 const isLocal = (host: string) => ['127.0.0.1', 'localhost', '::1'].includes(host);
 
-function embedded(config: Config, log: Log): EmbeddedPostgres | undefined {
-  return process.env.DATABASE_URL ? undefined : new EmbeddedPostgres(config.embeddedPostgresPort, log);
-}
+/** The embedded server is only started when DATABASE_URL is unset; once running it is ours to stop. */
+const embedded = (config: Config, log: Log) => new EmbeddedPostgres(config.embeddedPostgresPort, log);
 
 export async function stackStatus(config: Config = loadConfig()): Promise<ServiceStatus[]> {
   const pg = embedded(config, () => undefined);
@@ -31,7 +30,7 @@ export async function stackStatus(config: Config = loadConfig()): Promise<Servic
   return [
     {
       name: 'postgres',
-      state: !pgUp ? 'down' : pg?.running() ? 'ours' : 'external',
+      state: !pgUp ? 'down' : pg.running() ? 'ours' : 'external',
       address: `${pgAddress.hostname}:${pgAddress.port || 5432}`,
     },
     { name: 'kafka', state: !kafkaUp ? 'down' : readPid(kafkaDaemon) ? 'ours' : 'external', address: broker },
@@ -50,9 +49,10 @@ async function upPostgres(config: Config, log: Log): Promise<boolean> {
   const server = withDatabase(config.databaseUrl, 'postgres');
   let started = false;
   if (!(await canConnect(server))) {
-    const pg = embedded(config, log);
-    if (!pg) throw new Error(`DATABASE_URL is set but its server does not answer: ${new URL(config.databaseUrl).host}`);
-    await pg.start();
+    if (process.env.DATABASE_URL) {
+      throw new Error(`DATABASE_URL is set but its server does not answer: ${new URL(config.databaseUrl).host}`);
+    }
+    await embedded(config, log).start();
     started = true;
   }
   await ensureDatabase(server, databaseName(config.databaseUrl));
@@ -117,6 +117,5 @@ export async function stackDown(
 ): Promise<void> {
   if (only.includes('registry') && (await stopDaemon(registryDaemon))) log('registry stopped');
   if (only.includes('kafka') && (await stopDaemon(kafkaDaemon))) log('kafka stopped');
-  const pg = embedded(config, log);
-  if (only.includes('postgres') && pg && (await pg.stop())) log('embedded postgres stopped');
+  if (only.includes('postgres') && (await embedded(config, log).stop())) log('embedded postgres stopped');
 }

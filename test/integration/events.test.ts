@@ -220,6 +220,7 @@ describe('ingest → Kafka → raw-sink → raw_events', () => {
 
     const wrongMethod = await call(api, 'GET', '/events', { key: writeKey });
     assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get('allow'), 'POST');
     assert.equal(errorOf(wrongMethod).code, 'method_not_allowed');
   });
 

@@ -10,7 +10,7 @@ import { createKafka } from '../../lib/kafka.js';
 import { createLogger } from '../../lib/log.js';
 import { connectServices, prepare } from '../../lib/services.js';
 import { namespace } from '../../lib/topics.js';
-import { stackDown, stackUp } from '../../scripts/local-stack/stack.js';
+import { stackDown, stackStatus, stackUp } from '../../scripts/local-stack/stack.js';
 
 let startedByTests: Awaited<ReturnType<typeof stackUp>> = [];
 
@@ -43,4 +43,7 @@ export async function mochaGlobalTeardown(): Promise<void> {
   if (ours.length > 0) await admin.deleteTopics({ topics: ours });
   await admin.disconnect();
   await stackDown(config, (m) => console.error(`[stack] ${m}`), startedByTests);
+  // Never leave behind a process this run started.
+  const left = (await stackStatus(config)).filter((s) => startedByTests.includes(s.name) && s.state !== 'down');
+  if (left.length > 0) throw new Error(`still running after the tests: ${left.map((s) => s.name).join(', ')}`);
 }
