@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
-import { ApiError, errorMiddleware } from './errors.js';
+import { errorMiddleware } from './errors.js';
 import type { EventPublisher } from './ingest.js';
 import { eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
@@ -27,13 +27,8 @@ export function createApp(deps: AppDeps): Koa {
     v1.use(routes.routes());
   }
   app.use(v1.routes());
-  app.use(
-    v1.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'This route does not accept that method.'),
-      notImplemented: () => new ApiError(501, 'invalid_request', 'This method is not implemented.'),
-    }),
-  );
+  // Answers 405 with Allow (and OPTIONS); the error middleware gives it the error body.
+  app.use(v1.allowedMethods());
   return app;
 }
 

@@ -45,8 +45,14 @@ export function errorMiddleware(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined)
+      if (ctx.body === undefined && ctx.status === 404) {
         throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+      }
+      if (ctx.body === undefined && ctx.status === 405) {
+        throw new ApiError(405, 'method_not_allowed', `${ctx.path} does not accept ${ctx.method}.`, {
+          allowed_methods: ctx.response.get('Allow').split(', '),
+        });
+      }
     } catch (err) {
       const apiError =
         err instanceof ApiError
