@@ -4,32 +4,69 @@ import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 import { errorMiddleware } from './errors.js';
-import type { EventPublisher } from './ingest.js';
-import { eventsRoutes } from './routes/events.js';
+import { buildOpenApi } from './openapi.js';
+import type { Publisher } from './publisher.js';
+import { type Route, defineRoute, mount } from './route.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { cohortRoutes } from './routes/cohorts.js';
+import { eventRoutes } from './routes/events.js';
+import { exportRoutes } from './routes/exports.js';
 import { healthRoutes } from './routes/health.js';
+import { jobRoutes } from './routes/jobs.js';
+import { reportRoutes } from './routes/reports.js';
+import { userRoutes } from './routes/users.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface AppDeps {
   db: Pool;
   admin: Admin;
-  publisher: EventPublisher;
+  publisher: Publisher;
   registryUrl: string;
   log: Logger;
 }
 
-export function createApp(deps: AppDeps): Koa {
+/** Every route of /v1, the OpenAPI document included (it describes itself too). */
+export function routeTable(deps: AppDeps): Route[] {
+  const routes = [
+    ...healthRoutes(deps),
+    ...eventRoutes(deps.publisher),
+    ...userRoutes(deps.db, deps.publisher),
+    ...jobRoutes(deps.db),
+    ...cohortRoutes(deps.db),
+    ...webhookRoutes(deps.db),
+    ...apiKeyRoutes(deps.db),
+    ...reportRoutes(deps.db),
+    ...exportRoutes(deps.db),
+  ];
+  let document: Record<string, unknown> | undefined;
+  routes.push(
+    defineRoute({
+      method: 'GET',
+      path: '/openapi.json',
+      tag: 'Service',
+      summary: 'This OpenAPI 3.1 document (no key needed)',
+      success: { status: 200, description: 'OpenAPI 3.1 document' },
+      // eslint-disable-next-line @typescript-eslint/require-await
+      async handle(ctx) {
+        document ??= buildOpenApi(routes);
+        ctx.body = document;
+      },
+    }),
+  );
+  return routes;
+}
+
+export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   const app = new Koa();
   app.proxy = true;
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
-
-  const v1 = new Router({ prefix: '/v1' });
-  for (const routes of [healthRoutes(deps), eventsRoutes(deps.db, deps.publisher)]) {
-    v1.use(routes.routes());
-  }
-  app.use(v1.routes());
+  const router = new Router({ prefix: '/v1' });
+  mount(router, routeTable(deps), deps.db);
+  app.use(router.routes());
   // Answers 405 with Allow (and OPTIONS); the error middleware gives it the error body.
-  app.use(v1.allowedMethods());
-  return app;
+  app.use(router.allowedMethods());
+  return { app, router };
 }
 
 function requestLog(log: Logger): Koa.Middleware {

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'internal_error'
+  | 'not_implemented'
   | 'service_unavailable';
 
 /** An error with its public form; the error middleware is the only place that renders it. */

@@ -6,7 +6,7 @@ import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 import type { SchemaRegistry } from '../lib/registry.js';
 import { createApp } from './app.js';
-import { EventPublisher } from './ingest.js';
+import { Publisher } from './publisher.js';
 
 export interface RunningApi {
   baseUrl: string;
@@ -23,8 +23,8 @@ export async function startApi(
   const log = deps.log.child({ component: 'api' });
   const admin = deps.kafka.admin();
   await admin.connect();
-  const publisher = await EventPublisher.start(deps.kafka, deps.registry, log);
-  const app = createApp({ db: deps.db, admin, publisher, registryUrl: config.schemaRegistryUrl, log });
+  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users']);
+  const { app } = createApp({ db: deps.db, admin, publisher, registryUrl: config.schemaRegistryUrl, log });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

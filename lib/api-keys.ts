@@ -8,7 +8,11 @@ export interface ResolvedKey {
   projectId: string;
   keyId: string;
   scopes: Scope[];
+  rateLimitPerHour: number;
 }
+
+/** Requests per hour by tier; enterprise projects carry their own number. */
+export const TIER_LIMITS = { standard: 1_000, pro: 10_000 } as const;
 
 const KEY_PATTERN = /^pi_([a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
@@ -55,13 +59,16 @@ export async function createKey(
 export async function resolveKey(db: pg.Pool, key: string): Promise<ResolvedKey | undefined> {
   const match = KEY_PATTERN.exec(key);
   if (!match) return undefined;
-  const { rows } = await db.query<{ project_id: string; secret_hash: Buffer; scopes: Scope[] }>(
-    'select project_id, secret_hash, scopes from api_keys where key_id = $1 and revoked_at is null',
-    [match[1]],
+  const { rows } = await db.query<{ project_id: string; secret_hash: Buffer; scopes: Scope[]; rate_limit: number }>(
+    `select k.project_id, k.secret_hash, k.scopes,
+            case p.rate_tier when 'standard' then $2::int when 'pro' then $3::int else p.rate_limit_per_hour end as rate_limit
+     from api_keys k join projects p using (project_id)
+     where k.key_id = $1 and k.revoked_at is null`,
+    [match[1], TIER_LIMITS.standard, TIER_LIMITS.pro],
   );
   const row = rows[0];
   if (!row || !crypto.timingSafeEqual(row.secret_hash, hashKey(key))) return undefined;
-  return { projectId: row.project_id, keyId: match[1]!, scopes: row.scopes };
+  return { projectId: row.project_id, keyId: match[1]!, scopes: row.scopes, rateLimitPerHour: row.rate_limit };
 }
 
 export async function ensureProject(db: pg.Pool | pg.PoolClient, name: string): Promise<string> {

@@ -15,6 +15,19 @@ create table api_keys (
 );
 CREATE UNIQUE INDEX api_keys_key_id ON public.api_keys USING btree (key_id);
 
+create table cohorts (
+  project_id uuid not null,
+  cohort_id text not null,
+  name text not null,
+  type text not null default 'custom'::text,
+  criteria jsonb not null,
+  created_at timestamp with time zone not null default now(),
+  constraint cohorts_pkey PRIMARY KEY (project_id, cohort_id),
+  constraint cohorts_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint cohorts_type_check CHECK ((type = ANY (ARRAY['custom'::text, 'behavioral'::text])))
+);
+CREATE INDEX cohorts_project_created ON public.cohorts USING btree (project_id, created_at DESC, cohort_id);
+
 create table dead_letters (
   processor text not null,
   topic text not null,
@@ -26,6 +39,32 @@ create table dead_letters (
   created_at timestamp with time zone not null default now(),
   constraint dead_letters_pkey PRIMARY KEY (processor, topic, partition, kafka_offset)
 );
+
+create table deleted_users (
+  project_id uuid not null,
+  user_hash bytea not null,
+  deleted_at timestamp with time zone not null default now(),
+  constraint deleted_users_pkey PRIMARY KEY (project_id, user_hash)
+);
+
+create table jobs (
+  project_id uuid not null,
+  job_id text not null,
+  name text not null,
+  description text,
+  goal text,
+  status text not null default 'draft'::text,
+  priority text,
+  target_audience jsonb,
+  automation jsonb,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint jobs_pkey PRIMARY KEY (project_id, job_id),
+  constraint jobs_priority_check CHECK ((priority = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text, 'critical'::text]))),
+  constraint jobs_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint jobs_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'active'::text, 'paused'::text, 'completed'::text, 'archived'::text])))
+);
+CREATE INDEX jobs_project_created ON public.jobs USING btree (project_id, created_at DESC, job_id);
 
 create table migrations (
   id integer not null,
@@ -61,6 +100,13 @@ create table projects (
   constraint projects_rate_tier_check CHECK ((rate_tier = ANY (ARRAY['standard'::text, 'pro'::text, 'enterprise'::text])))
 );
 
+create table rate_limit_windows (
+  project_id uuid not null,
+  window_start timestamp with time zone not null,
+  requests integer not null,
+  constraint rate_limit_windows_pkey PRIMARY KEY (project_id, window_start)
+);
+
 create table raw_events (
   project_id uuid not null,
   message_id text not null,
@@ -76,6 +122,34 @@ create table raw_events (
 CREATE INDEX raw_events_project_time ON public.raw_events USING btree (project_id, occurred_at);
 CREATE INDEX raw_events_project_user_time ON public.raw_events USING btree (project_id, user_id, occurred_at);
 
+create table reports (
+  project_id uuid not null,
+  report_id text not null,
+  name text not null,
+  type text not null,
+  schedule text not null,
+  format text not null,
+  recipients text[] not null,
+  status text not null default 'queued'::text,
+  created_at timestamp with time zone not null default now(),
+  constraint reports_pkey PRIMARY KEY (project_id, report_id),
+  constraint reports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
+create table user_metrics (
+  project_id uuid not null,
+  user_id text not null,
+  events integer not null default 0,
+  days_active integer not null default 0,
+  sessions integer not null default 0,
+  features_used integer not null default 0,
+  avg_session_seconds double precision,
+  friction_index double precision,
+  first_seen_at timestamp with time zone,
+  last_seen_at timestamp with time zone,
+  constraint user_metrics_pkey PRIMARY KEY (project_id, user_id)
+);
+
 create table users (
   project_id uuid not null,
   user_id text not null,
@@ -85,3 +159,29 @@ create table users (
   constraint users_pkey PRIMARY KEY (project_id, user_id),
   constraint users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
+
+create table warehouse_exports (
+  project_id uuid not null,
+  export_id text not null,
+  destination text not null,
+  credentials jsonb not null,
+  tables text[] not null,
+  status text not null default 'queued'::text,
+  created_at timestamp with time zone not null default now(),
+  constraint warehouse_exports_pkey PRIMARY KEY (project_id, export_id),
+  constraint warehouse_exports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
+create table webhook_subscriptions (
+  project_id uuid not null,
+  webhook_id text not null,
+  url text not null,
+  events text[] not null,
+  secret text not null,
+  created_at timestamp with time zone not null default now(),
+  constraint webhook_subscriptions_events_check CHECK ((cardinality(events) > 0)),
+  constraint webhook_subscriptions_pkey PRIMARY KEY (project_id, webhook_id),
+  constraint webhook_subscriptions_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint webhook_subscriptions_url_check CHECK ((url ~~ 'https://%'::text))
+);
+CREATE INDEX webhook_subscriptions_project_created ON public.webhook_subscriptions USING btree (project_id, created_at DESC, webhook_id);

@@ -1,44 +1,53 @@
-import Router from '@koa/router';
 import { type TrackedEventInput, checkTimestamp, toRecord } from '../../lib/tracked-event.js';
-import type { Pool } from '../../lib/db.js';
-import { authenticate, requireScope } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { userKey } from '../../lib/topics.js';
 import { fieldError } from '../errors.js';
-import type { EventPublisher } from '../ingest.js';
-import { validate } from '../validate.js';
+import type { Publisher } from '../publisher.js';
+import { type Route, defineRoute } from '../route.js';
 
 /** POST /events and /events/batch: 202 only once every event of the request is durably in Kafka. */
-export function eventsRoutes(db: Pool, publisher: EventPublisher): Router {
-  const router = new Router();
-  const guard = [authenticate(db), requireScope('events:write'), jsonBody()] as const;
-
+export function eventRoutes(publisher: Publisher): Route[] {
   const accept = async (projectId: string, inputs: TrackedEventInput[], fieldOf: (i: number) => string) => {
     const receivedAt = Date.now();
     inputs.forEach((input, i) => {
       if (checkTimestamp(input.timestamp, receivedAt)) {
-        throw fieldError(
-          `${fieldOf(i)}timestamp`,
-          'out_of_range',
-          `${fieldOf(i)}timestamp must lie between 2000-01-01 and one day from now.`,
-        );
+        const field = `${fieldOf(i)}timestamp`;
+        throw fieldError(field, 'out_of_range', `${field} must lie between 2000-01-01 and one day from now.`);
       }
     });
     const records = inputs.map((input) => toRecord(projectId, input, receivedAt));
-    await publisher.publish(records);
+    await publisher.publish(
+      'events',
+      records.map((r) => ({ key: userKey(r.project_id, r.user_id), value: r, timestamp: r.received_at })),
+    );
     return { accepted: records.length, message_ids: records.map((r) => r.message_id) };
   };
 
-  router.post('/events', ...guard, async (ctx) => {
-    const input = validate<TrackedEventInput>('tracked-event.json', ctx.request.json);
-    ctx.body = await accept(ctx.state.auth.projectId, [input], () => '');
-    ctx.status = 202;
-  });
-
-  router.post('/events/batch', ...guard, async (ctx) => {
-    const { events } = validate<{ events: TrackedEventInput[] }>('event-batch.json', ctx.request.json);
-    ctx.body = await accept(ctx.state.auth.projectId, events, (i) => `events[${i}].`);
-    ctx.status = 202;
-  });
-
-  return router;
+  return [
+    defineRoute<TrackedEventInput>({
+      method: 'POST',
+      path: '/events',
+      tag: 'Events',
+      summary: 'Record one event',
+      scope: 'events:write',
+      body: 'tracked-event.json',
+      success: { status: 202, description: '{ accepted: 1, message_ids } once the event is durably stored' },
+      async handle(ctx, input) {
+        ctx.body = await accept(ctx.state.auth.projectId, [input], () => '');
+        ctx.status = 202;
+      },
+    }),
+    defineRoute<{ events: TrackedEventInput[] }>({
+      method: 'POST',
+      path: '/events/batch',
+      tag: 'Events',
+      summary: 'Record up to 1,000 events, all or nothing',
+      scope: 'events:write',
+      body: 'event-batch.json',
+      success: { status: 202, description: '{ accepted, message_ids } once every event is durably stored' },
+      async handle(ctx, input) {
+        ctx.body = await accept(ctx.state.auth.projectId, input.events, (i) => `events[${i}].`);
+        ctx.status = 202;
+      },
+    }),
+  ];
 }

@@ -14,17 +14,24 @@ const COLUMNS: (keyof RawEventRow)[] = [
   'kafka_offset',
 ];
 
-/** pi.events.v1 → raw_events; a message id already stored in the project is a duplicate and is ignored. */
+/**
+ * pi.events.v1 → raw_events; a message id already stored in the project is a duplicate and is
+ * ignored.
+ */
 export const rawSink: PostgresSink<TrackedEventRecord> = {
   name: 'raw-sink',
   topic: 'events',
   async write(client, messages) {
     const rows = messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : []));
     if (rows.length === 0) return;
+    // Events of a user erased after they were received never come back (live or replayed).
     await client.query(
       `insert into raw_events (${COLUMNS.join(', ')})
-       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::jsonb[],
-                            $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[])
+       select u.* from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::jsonb[],
+                              $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[]) as u(${COLUMNS.join(', ')})
+       where not exists (select 1 from deleted_users d
+                         where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
+                           and d.deleted_at >= u.received_at)
        on conflict (project_id, message_id) do nothing`,
       toColumns(rows, COLUMNS),
     );

@@ -1,0 +1,59 @@
+import type { Context } from 'koa';
+import { fieldError } from './errors.js';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export interface Paging {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+function single(ctx: Context, name: string): string | undefined {
+  const value = ctx.query[name];
+  if (Array.isArray(value)) throw fieldError(name, 'repeated', `${name} may be given once.`);
+  return value;
+}
+
+export function integerParam(ctx: Context, name: string, fallback: number, min: number, max: number): number {
+  const raw = single(ctx, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw fieldError(name, 'invalid_value', `${name} must be an integer from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+export function numberParam(ctx: Context, name: string): number | undefined {
+  const raw = single(ctx, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value)) throw fieldError(name, 'invalid_type', `${name} must be a number.`);
+  return value;
+}
+
+export function stringParam(ctx: Context, name: string, allowed?: readonly string[]): string | undefined {
+  const raw = single(ctx, name);
+  if (raw !== undefined && allowed && !allowed.includes(raw)) {
+    throw fieldError(name, 'invalid_value', `${name} must be one of: ${allowed.join(', ')}.`);
+  }
+  return raw;
+}
+
+/** `page` (1-based) and `per_page` (default 20, at most 100). */
+export function paging(ctx: Context): Paging {
+  const page = integerParam(ctx, 'page', 1, 1, 1_000_000);
+  const perPage = integerParam(ctx, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+export const PAGING_PARAMS = [
+  { name: 'page', description: '1-based page number', schema: { type: 'integer', minimum: 1, default: 1 } },
+  {
+    name: 'per_page',
+    description: `items per page (at most ${MAX_PER_PAGE})`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE },
+  },
+];

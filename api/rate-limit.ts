@@ -1,0 +1,62 @@
+import type { Middleware } from 'koa';
+import type { Pool } from '../lib/db.js';
+import { ApiError } from './errors.js';
+
+const WINDOW_MS = 60 * 60 * 1000;
+
+export interface Window {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window ends and the count starts again. */
+  reset: number;
+}
+
+/** Fixed hourly windows aligned to the clock hour (pure: the count comes from Postgres). */
+export function windowOf(now: number, limit: number, used: number): Window {
+  const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  return { limit, remaining: Math.max(0, limit - used), reset: (start + WINDOW_MS) / 1000 };
+}
+
+/**
+ * Counts the request against the project's hourly limit in Postgres (shared by every API
+ * process), sets X-RateLimit-* on the response, and answers 429 beyond the limit.
+ * Runs after authentication, so every authenticated response carries the headers.
+ */
+export function rateLimit(db: Pool): Middleware {
+  return async (ctx, next) => {
+    const { projectId, rateLimitPerHour } = ctx.state.auth;
+    const now = Date.now();
+    const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
+    const { rows } = await db.query<{ requests: number }>(
+      `insert into rate_limit_windows (project_id, window_start, requests) values ($1, $2, 1)
+       on conflict (project_id, window_start) do update set requests = rate_limit_windows.requests + 1
+       returning requests`,
+      [projectId, windowStart],
+    );
+    const used = rows[0]!.requests;
+    if (used === 1) {
+      // First request of a new window: drop the project's old windows.
+      await db.query('delete from rate_limit_windows where project_id = $1 and window_start < $2', [
+        projectId,
+        windowStart,
+      ]);
+    }
+    const window = windowOf(now, rateLimitPerHour, used);
+    ctx.set({
+      'X-RateLimit-Limit': String(window.limit),
+      'X-RateLimit-Remaining': String(window.remaining),
+      'X-RateLimit-Reset': String(window.reset),
+    });
+    if (used > rateLimitPerHour) {
+      const retryAfter = Math.max(1, Math.ceil(window.reset - now / 1000));
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Rate limit of ${rateLimitPerHour} requests per hour exceeded; retry after ${retryAfter} s.`,
+        { limit: rateLimitPerHour, reset: window.reset },
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,66 @@
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Scope } from '../lib/api-keys.js';
+import type { Pool } from '../lib/db.js';
+import { authenticate, requireScope } from './auth.js';
+import { jsonBody } from './body.js';
+import { rateLimit } from './rate-limit.js';
+import { validate } from './validate.js';
+
+/** A query parameter as documented in OpenAPI; parsing stays in the handler (api/query.ts). */
+export interface QueryParam {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+  required?: boolean;
+}
+
+/**
+ * One endpoint: everything the router and the OpenAPI document need, declared once. Requests
+ * pass authentication → rate limit → scope → JSON body → schema validation before `handle`.
+ */
+export interface Route<Body = unknown> {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Koa style: /jobs/:job_id */
+  path: string;
+  summary: string;
+  tag: string;
+  /** undefined = public (no key) */
+  scope?: Scope;
+  /** $id of the JSON Schema of the body */
+  body?: string;
+  query?: QueryParam[];
+  success: { status: number; description: string; schema?: Record<string, unknown> };
+  /** Other documented outcomes, e.g. { 404: 'No such job' } */
+  errors?: Record<number, string>;
+  /** Extra non-JSON media types of the success response */
+  produces?: string[];
+  handle(ctx: Context, body: Body): Promise<void>;
+}
+
+export function defineRoute<Body>(route: Route<Body>): Route {
+  return route;
+}
+
+export function mount(router: Router, routes: Route[], db: Pool): void {
+  const auth = authenticate(db);
+  const limit = rateLimit(db);
+  for (const route of routes) {
+    const chain: Middleware[] = [];
+    if (route.scope) chain.push(auth, limit, requireScope(route.scope));
+    if (route.body) chain.push(jsonBody());
+    chain.push(async (ctx) => {
+      const body = route.body ? validate(route.body, ctx.request.json) : undefined;
+      await route.handle(ctx, body);
+    });
+    router.register(route.path, [route.method], chain);
+  }
+}
+
+/** A path parameter of the matched route (`:job_id` → pathParam(ctx, 'job_id')). */
+export function pathParam(ctx: Context, name: string): string {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  const value = params[name];
+  if (value === undefined) throw new Error(`route has no :${name}`);
+  return value;
+}

@@ -1,0 +1,86 @@
+import { type Scope, createKey } from '../../lib/api-keys.js';
+import type { Pool } from '../../lib/db.js';
+import { notFound } from '../errors.js';
+import { PAGING_PARAMS, paging } from '../query.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+
+interface KeyRow {
+  key_id: string;
+  name: string;
+  scopes: Scope[];
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const present = (row: KeyRow) => ({
+  id: row.key_id,
+  name: row.name,
+  scopes: row.scopes,
+  created_at: row.created_at.toISOString(),
+  revoked_at: row.revoked_at?.toISOString() ?? null,
+});
+
+/** Settings → API Keys: list, create (the key is shown once), revoke. */
+export function apiKeyRoutes(db: Pool): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api-keys',
+      tag: 'API keys',
+      summary: "List the project's API keys (never the keys themselves)",
+      scope: 'admin',
+      query: PAGING_PARAMS,
+      success: { status: 200, description: '{ api_keys, total, page, per_page }' },
+      async handle(ctx) {
+        const { page, perPage, offset } = paging(ctx);
+        const { projectId } = ctx.state.auth;
+        const [{ rows }, { rows: counted }] = await Promise.all([
+          db.query<KeyRow>(
+            `select key_id, name, scopes, created_at, revoked_at from api_keys where project_id = $1
+             order by created_at desc, key_id limit $2 offset $3`,
+            [projectId, perPage, offset],
+          ),
+          db.query<{ n: number }>('select count(*)::int as n from api_keys where project_id = $1', [projectId]),
+        ]);
+        ctx.body = { api_keys: rows.map(present), total: counted[0]!.n, page, per_page: perPage };
+      },
+    }),
+    defineRoute<{ name?: string; scopes: Scope[] }>({
+      method: 'POST',
+      path: '/api-keys',
+      tag: 'API keys',
+      summary: 'Create an API key; the key is in this response only',
+      scope: 'admin',
+      body: 'api-key-create.json',
+      success: { status: 201, description: '{ id, key, name, scopes, created_at, revoked_at: null }' },
+      async handle(ctx, input) {
+        const { projectId } = ctx.state.auth;
+        const { keyId, key } = await createKey(db, projectId, input.scopes, input.name ?? '');
+        const { rows } = await db.query<KeyRow>(
+          'select key_id, name, scopes, created_at, revoked_at from api_keys where project_id = $1 and key_id = $2',
+          [projectId, keyId],
+        );
+        ctx.status = 201;
+        ctx.body = { ...present(rows[0]!), key };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/api-keys/:key_id',
+      tag: 'API keys',
+      summary: 'Revoke an API key (at once, for every API process)',
+      scope: 'admin',
+      success: { status: 200, description: '{ id, revoked: true, revoked_at }' },
+      errors: { 404: 'No such key in this project' },
+      async handle(ctx) {
+        const { rows } = await db.query<{ revoked_at: Date }>(
+          `update api_keys set revoked_at = coalesce(revoked_at, now())
+           where project_id = $1 and key_id = $2 returning revoked_at`,
+          [ctx.state.auth.projectId, pathParam(ctx, 'key_id')],
+        );
+        if (!rows[0]) throw notFound('API key');
+        ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: rows[0].revoked_at.toISOString() };
+      },
+    }),
+  ];
+}

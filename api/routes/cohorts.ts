@@ -1,0 +1,124 @@
+import { type CohortCriteria, checkCohortCriteria, compileCohortCriteria } from '../../lib/cohort-criteria.js';
+import type { Pool } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { fieldError, notFound } from '../errors.js';
+import { PAGING_PARAMS, paging } from '../query.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+
+interface CohortRow {
+  cohort_id: string;
+  name: string;
+  type: string;
+  criteria: CohortCriteria;
+  created_at: Date;
+}
+
+/** Members are the users whose pipeline metrics meet every condition (user_metrics). */
+function membership(projectId: string, criteria: CohortCriteria) {
+  const { sql, params } = compileCohortCriteria(criteria, 2);
+  return { where: `m.project_id = $1 and ${sql}`, params: [projectId, ...params] };
+}
+
+async function size(db: Pool, projectId: string, criteria: CohortCriteria): Promise<number> {
+  const { where, params } = membership(projectId, criteria);
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from user_metrics m where ${where}`,
+    params,
+  );
+  return rows[0]!.n;
+}
+
+function presentCohort(row: CohortRow, members: number) {
+  return {
+    id: row.cohort_id,
+    name: row.name,
+    type: row.type,
+    criteria: row.criteria,
+    size: members,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function cohortRoutes(db: Pool): Route[] {
+  return [
+    defineRoute<{ name: string; criteria: CohortCriteria }>({
+      method: 'POST',
+      path: '/cohorts',
+      tag: 'Cohorts',
+      summary: 'Define a custom cohort over user behaviour metrics',
+      scope: 'admin',
+      body: 'cohort-create.json',
+      success: { status: 201, description: '{ id, name, type: custom, criteria, size, created_at }' },
+      async handle(ctx, input) {
+        const problem = checkCohortCriteria(input.criteria);
+        if (problem) throw fieldError(problem.field, problem.reason, problem.message);
+        const { projectId } = ctx.state.auth;
+        const { rows } = await db.query<CohortRow>(
+          'insert into cohorts (project_id, cohort_id, name, criteria) values ($1, $2, $3, $4) returning *',
+          [projectId, newId('coh'), input.name, input.criteria],
+        );
+        ctx.status = 201;
+        ctx.body = presentCohort(rows[0]!, await size(db, projectId, input.criteria));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/cohorts',
+      tag: 'Cohorts',
+      summary: 'List custom cohorts with their current size',
+      scope: 'admin',
+      query: PAGING_PARAMS,
+      success: { status: 200, description: '{ cohorts, total, page, per_page }' },
+      async handle(ctx) {
+        const { page, perPage, offset } = paging(ctx);
+        const { projectId } = ctx.state.auth;
+        const [{ rows }, { rows: counted }] = await Promise.all([
+          db.query<CohortRow>(
+            `select * from cohorts where project_id = $1 and type = 'custom'
+             order by created_at desc, cohort_id limit $2 offset $3`,
+            [projectId, perPage, offset],
+          ),
+          db.query<{ n: number }>(`select count(*)::int as n from cohorts where project_id = $1 and type = 'custom'`, [
+            projectId,
+          ]),
+        ]);
+        const cohorts = await Promise.all(
+          rows.map(async (r) => presentCohort(r, await size(db, projectId, r.criteria))),
+        );
+        ctx.body = { cohorts, total: counted[0]!.n, page, per_page: perPage };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/cohorts/:cohort_id/users',
+      tag: 'Cohorts',
+      summary: "A cohort's members with their metrics",
+      scope: 'admin',
+      query: PAGING_PARAMS,
+      success: { status: 200, description: '{ cohort_id, users, total, page, per_page }' },
+      errors: { 404: 'No such cohort in this project' },
+      async handle(ctx) {
+        const { page, perPage, offset } = paging(ctx);
+        const { projectId } = ctx.state.auth;
+        const { rows: found } = await db.query<CohortRow>(
+          `select * from cohorts where project_id = $1 and cohort_id = $2 and type = 'custom'`,
+          [projectId, pathParam(ctx, 'cohort_id')],
+        );
+        if (!found[0]) throw notFound('cohort');
+        const { where, params } = membership(projectId, found[0].criteria);
+        const { rows } = await db.query<Record<string, unknown>>(
+          `select m.user_id, m.events, m.days_active, m.sessions, m.features_used, m.friction_index, m.last_seen_at
+           from user_metrics m where ${where} order by m.user_id limit ${perPage} offset ${offset}`,
+          params,
+        );
+        ctx.body = {
+          cohort_id: found[0].cohort_id,
+          users: rows.map((r) => ({ ...r, last_seen_at: (r.last_seen_at as Date | null)?.toISOString() ?? null })),
+          total: await size(db, projectId, found[0].criteria),
+          page,
+          per_page: perPage,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,240 @@
+import type { Pool, PoolClient } from '../../lib/db.js';
+import { inTransaction } from '../../lib/db.js';
+import { CriteriaError, parseCriteria } from '../../lib/audience.js';
+import { newId } from '../../lib/ids.js';
+import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../lib/job-states.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
+import { PAGING_PARAMS, paging, stringParam } from '../query.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+
+interface TargetAudience {
+  type: 'all' | 'segment';
+  criteria?: string;
+}
+interface JobInput {
+  name?: string;
+  description?: string;
+  goal?: string;
+  priority?: string;
+  status?: JobState;
+  target_audience?: TargetAudience;
+  automation?: { level?: string; requires_confirmation?: boolean };
+}
+interface JobRow {
+  job_id: string;
+  name: string;
+  description: string | null;
+  goal: string | null;
+  status: JobState;
+  priority: string | null;
+  target_audience: TargetAudience | null;
+  automation: Record<string, unknown> | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Segment audiences need criteria that parse; checked at create and update. */
+function checkAudience(audience: TargetAudience | undefined): void {
+  if (!audience) return;
+  if (audience.type === 'segment') {
+    if (audience.criteria === undefined) {
+      throw fieldError('target_audience.criteria', 'required', 'target_audience.criteria is required for a segment.');
+    }
+    try {
+      parseCriteria(audience.criteria);
+    } catch (err) {
+      if (!(err instanceof CriteriaError)) throw err;
+      throw fieldError('target_audience.criteria', 'invalid_expression', `target_audience.criteria: ${err.message}`);
+    }
+  }
+}
+
+/**
+ * Job metrics are the pipeline's numbers (job analytics); until it has computed any for a job they
+ * are zero counts, and the rate and average are 0 as no user has been targeted or completed.
+ */
+function metrics() {
+  return { completion_rate: 0, avg_time_to_completion: 0, users_targeted: 0, users_completed: 0 };
+}
+
+export function presentJob(row: JobRow) {
+  return {
+    id: row.job_id,
+    name: row.name,
+    description: row.description,
+    goal: row.goal,
+    status: row.status,
+    priority: row.priority,
+    target_audience: row.target_audience,
+    automation: row.automation,
+    metrics: metrics(),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+function presentListItem(row: JobRow) {
+  const { completion_rate, users_targeted, users_completed } = metrics();
+  return {
+    id: row.job_id,
+    name: row.name,
+    status: row.status,
+    priority: row.priority,
+    created_at: row.created_at.toISOString(),
+    metrics: { completion_rate, users_targeted, users_completed },
+  };
+}
+
+async function findJob(db: Pool | PoolClient, projectId: string, jobId: string, lock = false): Promise<JobRow> {
+  const { rows } = await db.query<JobRow>(
+    `select * from jobs where project_id = $1 and job_id = $2${lock ? ' for update' : ''}`,
+    [projectId, jobId],
+  );
+  if (!rows[0]) throw notFound('job');
+  return rows[0];
+}
+
+export function jobRoutes(db: Pool): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/jobs',
+      tag: 'Jobs',
+      summary: 'List jobs, newest first',
+      scope: 'admin',
+      query: [
+        ...PAGING_PARAMS,
+        { name: 'status', description: 'only jobs in this state', schema: { enum: [...JOB_STATES] } },
+      ],
+      success: { status: 200, description: '{ jobs, total, page, per_page }' },
+      async handle(ctx) {
+        const { page, perPage, offset } = paging(ctx);
+        const status = stringParam(ctx, 'status', JOB_STATES) ?? null;
+        const { projectId } = ctx.state.auth;
+        const { rows } = await db.query<JobRow & { total: number }>(
+          `select *, count(*) over ()::int as total from jobs
+           where project_id = $1 and ($2::text is null or status = $2)
+           order by created_at desc, job_id limit $3 offset $4`,
+          [projectId, status, perPage, offset],
+        );
+        const total =
+          rows[0]?.total ??
+          (
+            await db.query<{ n: number }>(
+              'select count(*)::int as n from jobs where project_id = $1 and ($2::text is null or status = $2)',
+              [projectId, status],
+            )
+          ).rows[0]!.n;
+        ctx.body = { jobs: rows.map(presentListItem), total, page, per_page: perPage };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/jobs/:job_id',
+      tag: 'Jobs',
+      summary: 'Get a job',
+      scope: 'admin',
+      success: { status: 200, description: 'the full job' },
+      errors: { 404: 'No such job in this project' },
+      async handle(ctx) {
+        ctx.body = presentJob(await findJob(db, ctx.state.auth.projectId, pathParam(ctx, 'job_id')));
+      },
+    }),
+    defineRoute<JobInput>({
+      method: 'POST',
+      path: '/jobs',
+      tag: 'Jobs',
+      summary: 'Create a job (status draft)',
+      scope: 'admin',
+      body: 'job-create.json',
+      success: { status: 201, description: '{ id, name, status, created_at }' },
+      async handle(ctx, input) {
+        checkAudience(input.target_audience);
+        const { rows } = await db.query<JobRow>(
+          `insert into jobs (project_id, job_id, name, description, goal, priority, target_audience, automation)
+           values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+          [
+            ctx.state.auth.projectId,
+            newId('job'),
+            input.name,
+            input.description ?? null,
+            input.goal ?? null,
+            input.priority ?? null,
+            input.target_audience ?? null,
+            input.automation ?? null,
+          ],
+        );
+        const job = rows[0]!;
+        ctx.status = 201;
+        ctx.set('Location', `${ctx.path}/${job.job_id}`);
+        ctx.body = { id: job.job_id, name: job.name, status: job.status, created_at: job.created_at.toISOString() };
+      },
+    }),
+    defineRoute<JobInput>({
+      method: 'PATCH',
+      path: '/jobs/:job_id',
+      tag: 'Jobs',
+      summary: 'Update any subset of a job; status moves along the job state machine',
+      scope: 'admin',
+      body: 'job-update.json',
+      success: { status: 200, description: 'the full job after the update' },
+      errors: {
+        404: 'No such job in this project',
+        409: 'Illegal status move (details.from, details.to, details.allowed)',
+      },
+      async handle(ctx, input) {
+        checkAudience(input.target_audience);
+        ctx.body = presentJob(
+          await inTransaction(db, async (client) => {
+            const job = await findJob(client, ctx.state.auth.projectId, pathParam(ctx, 'job_id'), true);
+            if (input.status && !canMove(job.status, input.status)) {
+              throw new ApiError(409, 'conflict', `A ${job.status} job cannot become ${input.status}.`, {
+                field: 'status',
+                from: job.status,
+                to: input.status,
+                allowed: allowedMoves(job.status),
+              });
+            }
+            const { rows } = await client.query<JobRow>(
+              `update jobs set
+                 name = coalesce($3, name), description = coalesce($4, description), goal = coalesce($5, goal),
+                 priority = coalesce($6, priority), status = coalesce($7, status),
+                 target_audience = coalesce($8, target_audience), automation = coalesce($9, automation),
+                 updated_at = now()
+               where project_id = $1 and job_id = $2 returning *`,
+              [
+                ctx.state.auth.projectId,
+                job.job_id,
+                input.name ?? null,
+                input.description ?? null,
+                input.goal ?? null,
+                input.priority ?? null,
+                input.status ?? null,
+                input.target_audience ?? null,
+                input.automation ?? null,
+              ],
+            );
+            return rows[0]!;
+          }),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/jobs/:job_id',
+      tag: 'Jobs',
+      summary: 'Delete a job',
+      scope: 'admin',
+      success: { status: 200, description: '{ id, deleted: true }' },
+      errors: { 404: 'No such job in this project' },
+      async handle(ctx) {
+        const { rowCount } = await db.query('delete from jobs where project_id = $1 and job_id = $2', [
+          ctx.state.auth.projectId,
+          pathParam(ctx, 'job_id'),
+        ]);
+        if (rowCount === 0) throw notFound('job');
+        ctx.body = { id: pathParam(ctx, 'job_id'), deleted: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,140 @@
+import type { Pool, PoolClient } from '../../lib/db.js';
+import { inTransaction } from '../../lib/db.js';
+import { userKey } from '../../lib/topics.js';
+import { eraseUser } from '../../lib/user-data.js';
+import { notFound } from '../errors.js';
+import type { Publisher } from '../publisher.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+
+interface UserRow {
+  user_id: string;
+  properties: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  created: boolean;
+}
+
+function presentUser(row: UserRow) {
+  return {
+    user_id: row.user_id,
+    properties: row.properties,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Merges properties (a null value removes the key) and publishes the user's new state to the
+ * compacted users topic inside the same transaction: if Kafka refuses, nothing changes.
+ */
+async function mergeUser(
+  client: PoolClient,
+  publisher: Publisher,
+  projectId: string,
+  userId: string,
+  properties: Record<string, unknown>,
+  createIfMissing: boolean,
+): Promise<UserRow | undefined> {
+  const sql = createIfMissing
+    ? `insert into users (project_id, user_id, properties) values ($1, $2, jsonb_strip_nulls($3::jsonb))
+       on conflict (project_id, user_id) do update
+         set properties = jsonb_strip_nulls(users.properties || $3::jsonb), updated_at = now()
+       returning user_id, properties, created_at, updated_at, (xmax = 0) as created`
+    : `update users set properties = jsonb_strip_nulls(properties || $3::jsonb), updated_at = now()
+       where project_id = $1 and user_id = $2
+       returning user_id, properties, created_at, updated_at, false as created`;
+  const { rows } = await client.query<UserRow>(sql, [projectId, userId, JSON.stringify(properties)]);
+  const row = rows[0];
+  if (!row) return undefined;
+  await publisher.publish('users', [
+    {
+      key: userKey(projectId, userId),
+      value: {
+        project_id: projectId,
+        user_id: userId,
+        properties: JSON.stringify(row.properties),
+        changed_at: row.updated_at.getTime(),
+      },
+      timestamp: row.updated_at.getTime(),
+    },
+  ]);
+  return row;
+}
+
+export function userRoutes(db: Pool, publisher: Publisher): Route[] {
+  return [
+    defineRoute<{ user_id: string; properties?: Record<string, unknown> }>({
+      method: 'POST',
+      path: '/users/identify',
+      tag: 'Users',
+      summary: 'Create a user or merge properties into it',
+      scope: 'events:write',
+      body: 'user-identify.json',
+      success: {
+        status: 200,
+        description: 'the user ({ user_id, properties, created_at, updated_at }); 201 when created',
+      },
+      async handle(ctx, input) {
+        const row = (await inTransaction(db, (client) =>
+          mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
+        ))!;
+        ctx.status = row.created ? 201 : 200;
+        ctx.body = presentUser(row);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/users/:user_id',
+      tag: 'Users',
+      summary: "Get a user's properties",
+      scope: 'admin',
+      success: { status: 200, description: '{ user_id, properties, created_at, updated_at }' },
+      errors: { 404: 'No such user in this project' },
+      async handle(ctx) {
+        const { rows } = await db.query<UserRow>(
+          'select user_id, properties, created_at, updated_at from users where project_id = $1 and user_id = $2',
+          [ctx.state.auth.projectId, pathParam(ctx, 'user_id')],
+        );
+        if (!rows[0]) throw notFound('user');
+        ctx.body = presentUser(rows[0]);
+      },
+    }),
+    defineRoute<{ properties: Record<string, unknown> }>({
+      method: 'PATCH',
+      path: '/users/:user_id',
+      tag: 'Users',
+      summary: "Merge properties into a known user's",
+      scope: 'admin',
+      body: 'user-update.json',
+      success: { status: 200, description: 'the user after the merge' },
+      errors: { 404: 'No such user in this project' },
+      async handle(ctx, input) {
+        const row = await inTransaction(db, (client) =>
+          mergeUser(client, publisher, ctx.state.auth.projectId, pathParam(ctx, 'user_id'), input.properties, false),
+        );
+        if (!row) throw notFound('user');
+        ctx.body = presentUser(row);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/users/:user_id',
+      tag: 'Users',
+      summary: "Erase every row of a user (privacy request); the user's past events never come back",
+      scope: 'admin',
+      success: { status: 200, description: '{ user_id, deleted: true, rows_deleted }' },
+      async handle(ctx) {
+        // Always recorded, even when no row exists yet: events still in flight are refused too.
+        const { projectId } = ctx.state.auth;
+        const id = pathParam(ctx, 'user_id');
+        const removed = await inTransaction(db, async (client) => {
+          const rows = await eraseUser(client, projectId, id);
+          // The tombstone compacts the user's state out of the users topic.
+          await publisher.publish('users', [{ key: userKey(projectId, id), value: null, timestamp: Date.now() }]);
+          return rows;
+        });
+        ctx.body = { user_id: id, deleted: true, rows_deleted: removed };
+      },
+    }),
+  ];
+}
