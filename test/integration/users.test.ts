@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import type { RunningApi } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
+import { topicName, userKey } from '../../lib/topics.js';
+import { USER_TABLES } from '../../lib/user-data.js';
+import { startProcessors } from '../../processors/main.js';
+import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+import {
+  call,
+  closeServices,
+  count,
+  errorOf,
+  newProject,
+  services,
+  startTestApi,
+  waitFor,
+  waitForSink,
+} from './helpers.js';
+
+/** Every value the users topic holds for a key, in order (null = tombstone). */
+async function usersTopicValues(key: string): Promise<(Record<string, unknown> | null)[]> {
+  const config = loadConfig();
+  const admin = services().kafka.admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topicName('users'));
+  await admin.disconnect();
+  const wanted = ends.reduce((n, e) => n + Number(e.high), 0);
+  const consumer = new Kafka({ brokers: config.kafkaBrokers, logLevel: logLevel.NOTHING }).consumer({
+    groupId: `users-topic-${crypto.randomUUID()}`,
+  });
+  const values: (Record<string, unknown> | null)[] = [];
+  let seen = 0;
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: topicName('users'), fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        seen++;
+        if (message.key?.toString() !== key) return;
+        values.push(
+          message.value ? ((await services().registry.decode(message.value)) as Record<string, unknown>) : null,
+        );
+      },
+    });
+    await waitFor('the whole users topic', () => seen >= wanted);
+  } finally {
+    await consumer.disconnect();
+  }
+  return values;
+}
+
+describe('users API', () => {
+  let api: RunningApi;
+  let sinks: RunningSink[];
+  let projectId: string;
+  let admin: string;
+  let writer: string;
+
+  before(async () => {
+    api = await startTestApi();
+    sinks = await startProcessors(services(), ['raw-sink']);
+    const project = await newProject(['admin'], ['events:write']);
+    projectId = project.projectId;
+    [admin, writer] = project.keys as [string, string];
+  });
+  after(async () => {
+    await api.close();
+    await Promise.all(sinks.map((s) => s.stop()));
+    await closeServices();
+  });
+
+  it('identifies (201), merges (200), removes null properties and publishes the state to the users topic', async () => {
+    const userId = `u-${crypto.randomUUID()}`;
+    const first = await call<Record<string, unknown>>(api, 'POST', '/users/identify', {
+      key: writer,
+      json: { user_id: userId, properties: { email: 'a@example.com', plan: 'free', mrr: 0 } },
+    });
+    assert.equal(first.status, 201);
+    assert.deepEqual(first.body.properties, { email: 'a@example.com', plan: 'free', mrr: 0 });
+
+    const second = await call<Record<string, unknown>>(api, 'POST', '/users/identify', {
+      key: writer,
+      json: { user_id: userId, properties: { plan: 'pro', mrr: 99, email: null } },
+    });
+    assert.equal(second.status, 200);
+    assert.deepEqual(second.body.properties, { plan: 'pro', mrr: 99 });
+
+    const patched = await call<Record<string, unknown>>(api, 'PATCH', `/users/${userId}`, {
+      key: admin,
+      json: { properties: { company: 'Acme' } },
+    });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(patched.body.properties, { plan: 'pro', mrr: 99, company: 'Acme' });
+    const got = await call<Record<string, unknown>>(api, 'GET', `/users/${userId}`, { key: admin });
+    assert.deepEqual(got.body.properties, patched.body.properties);
+
+    const values = await usersTopicValues(userKey(projectId, userId));
+    assert.deepEqual(
+      values.map((v) => JSON.parse(String(v!.properties)) as unknown),
+      [
+        { email: 'a@example.com', plan: 'free', mrr: 0 },
+        { plan: 'pro', mrr: 99 },
+        { plan: 'pro', mrr: 99, company: 'Acme' },
+      ],
+    );
+  });
+
+  it('answers 404 to PATCH of an unknown user and 400 to bad bodies', async () => {
+    const unknown = await call(api, 'PATCH', '/users/nobody-here', { key: admin, json: { properties: { a: 1 } } });
+    assert.equal(unknown.status, 404);
+    assert.equal(errorOf(unknown).code, 'not_found');
+    const noId = await call(api, 'POST', '/users/identify', { key: writer, json: { properties: {} } });
+    assert.deepEqual(errorOf(noId).details, { field: 'user_id', reason: 'required' });
+    const badProps = await call(api, 'PATCH', '/users/x', { key: admin, json: { properties: 'plan=pro' } });
+    assert.deepEqual(errorOf(badProps).details, { field: 'properties', reason: 'invalid_type' });
+  });
+
+  it('erases every row of a user; no replay of Kafka brings them back', async () => {
+    const gone = `gone-${crypto.randomUUID()}`;
+    const kept = `kept-${crypto.randomUUID()}`;
+    await call(api, 'POST', '/users/identify', { key: writer, json: { user_id: gone, properties: { plan: 'pro' } } });
+    const events = [gone, kept].flatMap((u) =>
+      Array.from({ length: 5 }, (_, i) => ({ user_id: u, event: 'click', properties: { i }, message_id: `${u}-${i}` })),
+    );
+    assert.equal((await call(api, 'POST', '/events/batch', { key: writer, json: { events } })).status, 202);
+    await waitForSink('raw-sink', topicName('events'));
+    await services().db.query(
+      'insert into user_metrics (project_id, user_id, events, days_active) values ($1, $2, 5, 1)',
+      [projectId, gone],
+    );
+    const rowsOf = (u: string) =>
+      Promise.all(
+        USER_TABLES.map((t) => count(`select 1 from ${t} where project_id = $1 and user_id = $2`, [projectId, u])),
+      );
+    assert.deepEqual(await rowsOf(gone), [5, 1, 1]);
+
+    const del = await call(api, 'DELETE', `/users/${gone}`, { key: admin });
+    assert.equal(del.status, 200);
+    assert.deepEqual(del.body, { user_id: gone, deleted: true, rows_deleted: 7 });
+    assert.deepEqual(await rowsOf(gone), [0, 0, 0]);
+    assert.equal((await call(api, 'GET', `/users/${gone}`, { key: admin })).status, 404);
+    const topic = await usersTopicValues(userKey(projectId, gone));
+    assert.equal(topic.at(-1), null, 'a tombstone ends the user in the users topic');
+
+    // Replay the raw topic from offset 0: the erased user's events stay out, the others come back.
+    await Promise.all(sinks.map((s) => s.stop()));
+    await services().db.query(`delete from processor_offsets where processor = 'raw-sink'`);
+    await services().db.query('delete from raw_events where project_id = $1 and user_id = $2', [projectId, kept]);
+    sinks = await startProcessors(services(), ['raw-sink']);
+    await waitForSink('raw-sink', topicName('events'), 60_000);
+    assert.equal(await count('select 1 from raw_events where project_id = $1 and user_id = $2', [projectId, kept]), 5);
+    assert.deepEqual(await rowsOf(gone), [0, 0, 0]);
+
+    // Events received after the erasure are new data and are kept.
+    await call(api, 'POST', '/events', { key: writer, json: { user_id: gone, event: 'came_back' } });
+    await waitForSink('raw-sink', topicName('events'));
+    assert.deepEqual(await rowsOf(gone), [1, 0, 0]);
+  });
+
+  it('USER_TABLES names every table that has a user_id column', async () => {
+    const { rows } = await services().db.query<{ table_name: string }>(
+      `select table_name from information_schema.columns
+       where table_schema = 'public' and column_name = 'user_id' order by table_name`,
+    );
+    assert.deepEqual(
+      rows.map((r) => r.table_name),
+      [...USER_TABLES].sort(),
+    );
+  });
+});
