@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import { ApiError, invalidRequest, payloadTooLarge } from './errors.js';
+import { ApiError, fieldError, invalidRequest, payloadTooLarge } from './errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -55,12 +55,47 @@ async function read(ctx: Context, limit: number): Promise<string> {
 function parse(text: string): unknown {
   if (text.trim() === '')
     throw invalidRequest('The request body is empty; a JSON object is expected.', { reason: 'empty_body' });
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw invalidRequest('The request body is not valid JSON.', {
       reason: 'malformed_json',
       parser: (err as Error).message,
     });
   }
+  const bad = unstorableString(value, '');
+  if (bad !== undefined) {
+    throw fieldError(
+      bad || '(body)',
+      'invalid_characters',
+      'Strings may not contain U+0000 or unpaired surrogates (\\u0000, lone \\ud800 …).',
+    );
+  }
+  return value;
+}
+
+// Postgres text and jsonb cannot hold U+0000, and jsonb refuses unpaired surrogate escapes:
+// such input is refused at the door instead of failing later in a processor.
+// eslint-disable-next-line no-control-regex -- matching U+0000 is the point
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first string (value or key) Postgres could not store, or undefined. */
+export function unstorableString(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableString(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (UNSTORABLE.test(key)) return at;
+    const found = unstorableString(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

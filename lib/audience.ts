@@ -9,7 +9,7 @@ import jsep from 'jsep';
 jsep.addBinaryOp('in', 7);
 // jsep ships with arithmetic and bitwise operators; criteria have no use for them.
 for (const op of ['+', '-', '*', '/', '%', '|', '^', '&', '<<', '>>', '>>>', '===', '!==']) jsep.removeBinaryOp(op);
-for (const op of ['-', '+', '~']) jsep.removeUnaryOp(op);
+for (const op of ['+', '~']) jsep.removeUnaryOp(op);
 
 export type Properties = Record<string, unknown>;
 export type Audience = (properties: Properties) => boolean;
@@ -38,6 +38,7 @@ function check(node: Node): void {
       return;
     case 'UnaryExpression': {
       const unary = node as jsep.UnaryExpression;
+      if (unary.operator === '-' && isNumberLiteral(unary.argument)) return; // a negative number
       if (unary.operator !== '!') throw new CriteriaError(`operator ${unary.operator} is not supported`);
       check(unary.argument);
       return;
@@ -80,8 +81,11 @@ function value(node: Node, properties: Properties): unknown {
     }
     case 'ArrayExpression':
       return (node as jsep.ArrayExpression).elements.map((e) => (e as jsep.Literal).value);
-    case 'UnaryExpression':
-      return !truthy(value((node as jsep.UnaryExpression).argument, properties));
+    case 'UnaryExpression': {
+      const unary = node as jsep.UnaryExpression;
+      if (unary.operator === '-') return -((unary.argument as jsep.Literal).value as number);
+      return !truthy(value(unary.argument, properties));
+    }
     case 'BinaryExpression': {
       const { operator, left, right } = node as jsep.BinaryExpression;
       if (operator === '&&') return truthy(value(left, properties)) && truthy(value(right, properties));
@@ -96,12 +100,15 @@ function value(node: Node, properties: Properties): unknown {
   }
 }
 
+const isNumberLiteral = (node: Node) => node.type === 'Literal' && typeof (node as jsep.Literal).value === 'number';
+
 const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== 0 && v !== '';
 
 /** Strict comparisons: a missing property or mismatched types never match (no JS coercion). */
 function compare(operator: string, a: unknown, b: unknown): boolean {
+  if (a === undefined || b === undefined) return false;
   if (operator === '==') return a === b;
-  if (operator === '!=') return a !== undefined && a !== b;
+  if (operator === '!=') return a !== b;
   const comparable =
     (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
   if (!comparable) return false;

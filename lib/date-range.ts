@@ -27,7 +27,7 @@ export function parseDateRange(
   end: string | undefined,
   now: number = Date.now(),
 ): DateRangeResult {
-  if (name in NAMED_RANGES) {
+  if (Object.hasOwn(NAMED_RANGES, name)) {
     if (start !== undefined || end !== undefined) {
       return { field: 'start', reason: 'not_allowed', message: 'start and end go with date_range=custom only.' };
     }

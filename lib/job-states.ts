@@ -23,5 +23,5 @@ export function canMove(from: JobState, to: JobState): boolean {
 }
 
 export function allowedMoves(from: JobState): JobState[] {
-  return MOVES[from];
+  return [...MOVES[from]];
 }

@@ -31,6 +31,47 @@ export interface RunningSink {
   stop(): Promise<void>;
 }
 
+interface DeadLetter {
+  offset: number;
+  key: string | null;
+  payload: Buffer | null;
+  error: string;
+}
+
+/** SQLSTATE class 22: the data itself is unacceptable (bad encoding, out of range …); retrying cannot help. */
+const isDataError = (err: unknown) => /^22/.test((err as { code?: string }).code ?? '');
+
+/**
+ * Writes the batch; when Postgres refuses its data, writes the messages one by one under
+ * savepoints and returns those it refused, so one bad message never stalls a partition.
+ */
+async function writeOrIsolate<T>(
+  client: PoolClient,
+  sink: PostgresSink<T>,
+  messages: SinkMessage<T>[],
+): Promise<Omit<DeadLetter, 'payload'>[]> {
+  await client.query('savepoint sink_batch');
+  try {
+    await sink.write(client, messages);
+    return [];
+  } catch (err) {
+    if (!isDataError(err)) throw err;
+    await client.query('rollback to savepoint sink_batch');
+  }
+  const refused: Omit<DeadLetter, 'payload'>[] = [];
+  for (const message of messages) {
+    await client.query('savepoint sink_message');
+    try {
+      await sink.write(client, [message]);
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      await client.query('rollback to savepoint sink_message');
+      refused.push({ offset: message.offset, key: message.key, error: `postgres: ${(err as Error).message}` });
+    }
+  }
+  return refused;
+}
+
 /**
  * Runs a sink with an exactly-once effect: rows and the next offset of each partition commit in
  * one Postgres transaction, and Postgres (never Kafka's group offsets) says where to resume.
@@ -80,7 +121,8 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     if (fresh.length === 0 || !payload.isRunning() || payload.isStale()) return;
 
     const decoded: SinkMessage<T>[] = [];
-    const dead: { offset: number; key: string | null; payload: Buffer | null; error: string }[] = [];
+    const dead: DeadLetter[] = [];
+    const payloadOf = new Map(fresh.map((m) => [Number(m.offset), m.value]));
     for (const message of fresh) {
       const base = { partition: batch.partition, offset: Number(message.offset), key: message.key?.toString() ?? null };
       try {
@@ -91,7 +133,10 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     }
     const last = Number(fresh[fresh.length - 1]!.offset);
     await inTransaction(deps.db, async (client) => {
-      if (decoded.length > 0) await sink.write(client, decoded);
+      if (decoded.length > 0) {
+        const refused = await writeOrIsolate(client, sink, decoded);
+        dead.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
+      }
       for (const d of dead) {
         await client.query(
           `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)

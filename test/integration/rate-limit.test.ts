@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import type { RunningApi } from '../../api/server.js';
+import { call, closeServices, errorOf, newProject, services, startTestApi } from './helpers.js';
+
+describe('rate limits', () => {
+  let api: RunningApi;
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(async () => {
+    await api.close();
+    await closeServices();
+  });
+
+  it('exhausts a small tier: consistent headers, then 429 with Retry-After and the error body', async () => {
+    const { projectId, keys } = await newProject(['admin'], ['analytics:read']);
+    await services().db.query(
+      `update projects set rate_tier = 'enterprise', rate_limit_per_hour = 5 where project_id = $1`,
+      [projectId],
+    );
+    const [admin, reader] = keys as [string, string];
+    const seen: { status: number; limit: string | null; remaining: string | null; reset: string | null }[] = [];
+    // Different keys, endpoints and outcomes of one project share one counter.
+    const requests = [
+      () => call(api, 'GET', '/jobs', { key: admin }),
+      () => call(api, 'GET', '/jobs', { key: reader }), // 403 counts too
+      () => call(api, 'POST', '/jobs', { key: admin, json: {} }), // 400 counts too
+      () => call(api, 'GET', '/webhooks', { key: admin }),
+      () => call(api, 'GET', '/api-keys', { key: admin }),
+      () => call(api, 'GET', '/jobs', { key: admin }),
+      () => call(api, 'POST', '/events', { key: admin, json: { user_id: 'u', event: 'e' } }),
+    ];
+    for (const request of requests) {
+      const reply = await request();
+      seen.push({
+        status: reply.status,
+        limit: reply.headers.get('x-ratelimit-limit'),
+        remaining: reply.headers.get('x-ratelimit-remaining'),
+        reset: reply.headers.get('x-ratelimit-reset'),
+      });
+      if (reply.status === 429) {
+        assert.equal(errorOf(reply).code, 'rate_limited');
+        const retryAfter = Number(reply.headers.get('retry-after'));
+        assert.ok(retryAfter >= 1 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
+      }
+    }
+    assert.deepEqual(
+      seen.map((s) => [s.status, s.limit, s.remaining]),
+      [
+        [200, '5', '4'],
+        [403, '5', '3'],
+        [400, '5', '2'],
+        [200, '5', '1'],
+        [200, '5', '0'],
+        [429, '5', '0'],
+        [429, '5', '0'],
+      ],
+    );
+    const resets = new Set(seen.map((s) => s.reset));
+    assert.equal(resets.size, 1, 'one window');
+    const reset = Number([...resets][0]);
+    const now = Date.now() / 1000;
+    assert.ok(reset > now && reset <= now + 3600 && reset % 3600 === 0, `reset ${reset} is the end of this hour`);
+  });
+
+  it('gives standard and pro tiers their limits, and none to unauthenticated calls', async () => {
+    const standard = await newProject(['admin']);
+    const pro = await newProject(['admin']);
+    await services().db.query(`update projects set rate_tier = 'pro' where project_id = $1`, [pro.projectId]);
+    const s = await call(api, 'GET', '/jobs', { key: standard.keys[0] });
+    const p = await call(api, 'GET', '/jobs', { key: pro.keys[0] });
+    assert.deepEqual([s.headers.get('x-ratelimit-limit'), s.headers.get('x-ratelimit-remaining')], ['1000', '999']);
+    assert.deepEqual([p.headers.get('x-ratelimit-limit'), p.headers.get('x-ratelimit-remaining')], ['10000', '9999']);
+    const anonymous = await call(api, 'GET', '/jobs');
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.headers.get('x-ratelimit-limit'), null);
+  });
+});

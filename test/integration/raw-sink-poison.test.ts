@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { createProducer } from '../../lib/kafka.js';
+import { registerValueSchema } from '../../lib/registry.js';
+import { topicName } from '../../lib/topics.js';
+import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import { startProcessors } from '../../processors/main.js';
+import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+import { closeServices, count, newProject, services, waitForSink } from './helpers.js';
+
+describe('raw-sink and data Postgres refuses', () => {
+  let sinks: RunningSink[] = [];
+  after(async () => {
+    await Promise.all(sinks.map((s) => s.stop()));
+    await closeServices();
+  });
+
+  it('dead-letters the refused messages and stores the rest of the batch', async () => {
+    const { projectId } = await newProject();
+    const { kafka, registry } = services();
+    const schemaId = await registerValueSchema(registry, 'events');
+    const record = (overrides: Partial<TrackedEventRecord>): TrackedEventRecord => ({
+      project_id: projectId,
+      message_id: crypto.randomUUID(),
+      user_id: 'poison-user',
+      event: 'click',
+      timestamp: Date.now(),
+      received_at: Date.now(),
+      properties: '{}',
+      ...overrides,
+    });
+    // Written straight to the topic, as an older or foreign producer could.
+    const values = [
+      record({ event: 'good-before' }),
+      record({ properties: '{"label":"\\u0000"}' }), // jsonb cannot hold U+0000
+      record({ project_id: 'not-a-uuid' }),
+      record({ event: 'good-after' }),
+    ];
+    const producer = createProducer(kafka);
+    await producer.connect();
+    await producer.send({
+      topic: topicName('events'),
+      messages: await Promise.all(
+        values.map(async (v) => ({ key: `${projectId}:poison-user`, value: await registry.encode(schemaId, v) })),
+      ),
+    });
+    await producer.disconnect();
+
+    sinks = await startProcessors(services(), ['raw-sink']);
+    await waitForSink('raw-sink', topicName('events'));
+    const { rows } = await services().db.query<{ event: string }>(
+      'select event from raw_events where project_id = $1 order by kafka_offset',
+      [projectId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.event),
+      ['good-before', 'good-after'],
+    );
+    const dead = await services().db.query<{ error: string; payload: Buffer }>(
+      `select error, payload from dead_letters where processor = 'raw-sink' and message_key = $1 order by kafka_offset`,
+      [`${projectId}:poison-user`],
+    );
+    assert.equal(dead.rowCount, 2);
+    assert.match(dead.rows[0]!.error, /^postgres: .*(unicode|\\u0000)/i);
+    assert.match(dead.rows[1]!.error, /^postgres: invalid input syntax for type uuid/);
+    const decoded = (await registry.decode(dead.rows[1]!.payload)) as TrackedEventRecord;
+    assert.equal(decoded.project_id, 'not-a-uuid', 'the original message is kept');
+    assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), 2);
+  });
+});
