@@ -49,6 +49,9 @@ export function errorMiddleware(log: Logger): Middleware {
       if (ctx.body === undefined && ctx.status === 404) {
         throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
       }
+      if (ctx.body === undefined && ctx.status === 501) {
+        throw new ApiError(501, 'not_implemented', `The method ${ctx.method} is not supported.`);
+      }
       if (ctx.body === undefined && ctx.status === 405) {
         throw new ApiError(405, 'method_not_allowed', `${ctx.path} does not accept ${ctx.method}.`, {
           allowed_methods: ctx.response.get('Allow').split(', '),

@@ -33,12 +33,14 @@ function check(node: Node): void {
     }
     case 'ArrayExpression':
       for (const element of (node as jsep.ArrayExpression).elements) {
-        if (!element || element.type !== 'Literal') throw new CriteriaError('lists may only hold literal values');
+        if (!element || !(element.type === 'Literal' || isNegativeNumber(element))) {
+          throw new CriteriaError('lists may only hold literal values');
+        }
       }
       return;
     case 'UnaryExpression': {
       const unary = node as jsep.UnaryExpression;
-      if (unary.operator === '-' && isNumberLiteral(unary.argument)) return; // a negative number
+      if (isNegativeNumber(unary)) return;
       if (unary.operator !== '!') throw new CriteriaError(`operator ${unary.operator} is not supported`);
       check(unary.argument);
       return;
@@ -80,7 +82,7 @@ function value(node: Node, properties: Properties): unknown {
         : undefined;
     }
     case 'ArrayExpression':
-      return (node as jsep.ArrayExpression).elements.map((e) => (e as jsep.Literal).value);
+      return (node as jsep.ArrayExpression).elements.map((e) => value(e!, properties));
     case 'UnaryExpression': {
       const unary = node as jsep.UnaryExpression;
       if (unary.operator === '-') return -((unary.argument as jsep.Literal).value as number);
@@ -100,7 +102,11 @@ function value(node: Node, properties: Properties): unknown {
   }
 }
 
-const isNumberLiteral = (node: Node) => node.type === 'Literal' && typeof (node as jsep.Literal).value === 'number';
+const isNegativeNumber = (node: Node) =>
+  node.type === 'UnaryExpression' &&
+  (node as jsep.UnaryExpression).operator === '-' &&
+  (node as jsep.UnaryExpression).argument.type === 'Literal' &&
+  typeof ((node as jsep.UnaryExpression).argument as jsep.Literal).value === 'number';
 
 const truthy = (v: unknown) => v !== undefined && v !== null && v !== false && v !== 0 && v !== '';
 

@@ -221,6 +221,10 @@ describe('ingest → Kafka → raw-sink → raw_events', () => {
     const wrongMethod = await call(api, 'GET', '/events', { key: writeKey });
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.headers.get('allow'), 'POST');
+
+    const unknownMethod = await call(api, 'PURGE', '/events', { key: writeKey });
+    assert.equal(unknownMethod.status, 501);
+    assert.equal(errorOf(unknownMethod).code, 'not_implemented');
     assert.equal(errorOf(wrongMethod).code, 'method_not_allowed');
   });
 

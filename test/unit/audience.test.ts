@@ -282,5 +282,7 @@ describe('audience criteria: regressions', () => {
     assert.equal(parseCriteria('mrr > -1')({ mrr: 0 }), true);
     assert.equal(parseCriteria('delta == -2.5')({ delta: -2.5 }), true);
     assert.throws(() => parseCriteria('-mrr > 1'), CriteriaError);
+    assert.equal(parseCriteria('delta in [-1, 2]')({ delta: -1 }), true);
+    assert.throws(() => parseCriteria('delta in [-x]'), CriteriaError);
   });
 });
