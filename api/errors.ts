@@ -62,7 +62,7 @@ export function errorMiddleware(log: Logger): Middleware {
         err instanceof ApiError
           ? err
           : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
-      if (apiError.status >= 500) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      if (!(err instanceof ApiError)) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.body = { error: { code: apiError.code, message: apiError.message, details: apiError.details } };
