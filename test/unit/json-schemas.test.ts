@@ -46,6 +46,18 @@ describe('request validation against schemas/', () => {
       { field: 'extra', reason: 'unknown_field' },
     ],
     ['body not an object', 'tracked-event.json', 'text', { field: '(body)', reason: 'invalid_type' }],
+    [
+      'vocabulary type',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: { ui_context: { empty_state: 'yes' } } },
+      { field: 'properties.ui_context.empty_state', reason: 'invalid_type' },
+    ],
+    [
+      'vocabulary value',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: { interaction: 'dance' } },
+      { field: 'properties.interaction', reason: 'invalid_value' },
+    ],
     ['empty batch', 'event-batch.json', { events: [] }, { field: 'events', reason: 'min_items' }],
     [
       'nested item',
@@ -64,6 +76,11 @@ describe('request validation against schemas/', () => {
       event: 'feature_used',
       properties: { feature: 'export' },
       timestamp: '2024-01-15T10:30:00Z',
+    });
+    validate('tracked-event.json', {
+      user_id: 'u',
+      event: 'click',
+      properties: { page: '/a', free_key: { any: ['shape'] }, ui_context: { empty_state: true, custom: 1 } },
     });
     validate('event-batch.json', {
       events: [{ user_id: 'user_123', event: 'page_view', properties: { page: '/dashboard' } }],
