@@ -9,8 +9,11 @@ import type { Publisher } from './publisher.js';
 import { type Route, defineRoute, mount } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { cohortRoutes } from './routes/cohorts.js';
+import { eventContextRoutes } from './routes/event-context.js';
 import { eventRoutes } from './routes/events.js';
 import { exportRoutes } from './routes/exports.js';
+import { featureRoutes } from './routes/features.js';
+import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { reportRoutes } from './routes/reports.js';
@@ -37,6 +40,9 @@ export function routeTable(deps: AppDeps): Route[] {
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
     ...exportRoutes(deps.db),
+    ...featureRoutes(deps.db),
+    ...frictionRoutes(deps.db),
+    ...eventContextRoutes(deps.db),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(

@@ -5,7 +5,19 @@ import type { PoolClient } from './db.js';
  * added by a later migration that keeps per-user rows must be listed here (the erasure test
  * checks every table with a user_id column against this list).
  */
-export const USER_TABLES = ['raw_events', 'user_metrics', 'users'] as const;
+export const USER_TABLES = [
+  'raw_events',
+  'user_metrics',
+  'users',
+  'session_events',
+  'sessions',
+  'friction_signals',
+  'friction_page_users',
+  'user_daily',
+  'user_friction',
+  'feature_user_daily',
+  'feature_users',
+] as const;
 
 /** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */
 export async function eraseUser(client: PoolClient, projectId: string, userId: string): Promise<number> {

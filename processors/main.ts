@@ -2,10 +2,11 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { type Services, connectServices, prepare } from '../lib/services.js';
+import { analyticsSink } from './analytics/sink.js';
 import { rawSink } from './raw-sink/sink.js';
 import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
 
-export const PROCESSORS = { 'raw-sink': rawSink } as const;
+export const PROCESSORS = { 'raw-sink': rawSink, analytics: analyticsSink } as const;
 export type ProcessorName = keyof typeof PROCESSORS;
 
 /** Starts the chosen processors (all by default) in this process. */

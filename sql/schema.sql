@@ -47,6 +47,104 @@ create table deleted_users (
   constraint deleted_users_pkey PRIMARY KEY (project_id, user_hash)
 );
 
+create table event_context_daily (
+  project_id uuid not null,
+  event text not null,
+  context text not null,
+  day date not null,
+  count integer not null default 0,
+  successes integer not null default 0,
+  dead_click integer not null default 0,
+  rage_click integer not null default 0,
+  confusion_loop integer not null default 0,
+  backtrack integer not null default 0,
+  constraint event_context_daily_context_check CHECK ((context = ANY (ARRAY['with_data_present'::text, 'empty_state'::text]))),
+  constraint event_context_daily_pkey PRIMARY KEY (project_id, event, context, day)
+);
+
+create table feature_user_daily (
+  project_id uuid not null,
+  feature text not null,
+  user_id text not null,
+  day date not null,
+  sessions_visible integer not null default 0,
+  impressions integer not null default 0,
+  uses integer not null default 0,
+  empty_state_impressions integer not null default 0,
+  data_volume_sum double precision not null default 0,
+  data_volume_n integer not null default 0,
+  constraint feature_user_daily_pkey PRIMARY KEY (project_id, feature, day, user_id)
+);
+CREATE INDEX feature_user_daily_day ON public.feature_user_daily USING btree (project_id, day);
+
+create table feature_users (
+  project_id uuid not null,
+  feature text not null,
+  user_id text not null,
+  first_seen_at timestamp with time zone not null,
+  first_used_at timestamp with time zone,
+  first_use_source text,
+  constraint feature_users_pkey PRIMARY KEY (project_id, feature, user_id)
+);
+
+create table friction_element_daily (
+  project_id uuid not null,
+  page text not null,
+  element text not null,
+  day date not null,
+  clicks integer not null default 0,
+  dead_clicks integer not null default 0,
+  rage_clicks integer not null default 0,
+  rage_episodes integer not null default 0,
+  constraint friction_element_daily_pkey PRIMARY KEY (project_id, page, element, day)
+);
+
+create table friction_page_daily (
+  project_id uuid not null,
+  page text not null,
+  day date not null,
+  views integer not null default 0,
+  clicks integer not null default 0,
+  dead_clicks integer not null default 0,
+  rage_clicks integer not null default 0,
+  rage_episodes integer not null default 0,
+  loops integer not null default 0,
+  loop_views integer not null default 0,
+  backtracks integer not null default 0,
+  active_ms bigint not null default 0,
+  idle_ms bigint not null default 0,
+  idle_gaps integer not null default 0,
+  constraint friction_page_daily_pkey PRIMARY KEY (project_id, page, day)
+);
+CREATE INDEX friction_page_daily_day ON public.friction_page_daily USING btree (project_id, day);
+
+create table friction_page_users (
+  project_id uuid not null,
+  page text not null,
+  day date not null,
+  user_id text not null,
+  signals integer not null,
+  constraint friction_page_users_pkey PRIMARY KEY (project_id, page, day, user_id)
+);
+
+create table friction_signals (
+  project_id uuid not null,
+  signal_id text not null,
+  session_id text not null,
+  user_id text not null,
+  kind text not null,
+  page text,
+  element text,
+  at timestamp with time zone not null,
+  count integer not null,
+  timings_ms double precision[] not null,
+  message_ids text[] not null,
+  constraint friction_signals_kind_check CHECK ((kind = ANY (ARRAY['rage_click'::text, 'dead_click'::text, 'confusion_loop'::text, 'backtrack'::text, 'idle'::text]))),
+  constraint friction_signals_pkey PRIMARY KEY (project_id, signal_id)
+);
+CREATE INDEX friction_signals_session ON public.friction_signals USING btree (project_id, session_id);
+CREATE INDEX friction_signals_user ON public.friction_signals USING btree (project_id, user_id);
+
 create table jobs (
   project_id uuid not null,
   job_id text not null,
@@ -134,6 +232,57 @@ create table reports (
   created_at timestamp with time zone not null default now(),
   constraint reports_pkey PRIMARY KEY (project_id, report_id),
   constraint reports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
+create table session_events (
+  project_id uuid not null,
+  user_id text not null,
+  message_id text not null,
+  occurred_at timestamp with time zone not null,
+  received_at timestamp with time zone not null,
+  kafka_offset bigint not null,
+  event text not null,
+  properties jsonb not null,
+  constraint session_events_pkey PRIMARY KEY (project_id, message_id)
+);
+CREATE INDEX session_events_user_time ON public.session_events USING btree (project_id, user_id, occurred_at);
+
+create table sessions (
+  project_id uuid not null,
+  session_id text not null,
+  user_id text not null,
+  day date not null,
+  started_at timestamp with time zone not null,
+  ended_at timestamp with time zone not null,
+  events integer not null,
+  contribution jsonb not null,
+  constraint sessions_pkey PRIMARY KEY (project_id, session_id)
+);
+CREATE INDEX sessions_user_time ON public.sessions USING btree (project_id, user_id, started_at);
+
+create table user_daily (
+  project_id uuid not null,
+  user_id text not null,
+  day date not null,
+  sessions integer not null default 0,
+  events integer not null default 0,
+  duration_ms bigint not null default 0,
+  constraint user_daily_pkey PRIMARY KEY (project_id, user_id, day)
+);
+CREATE INDEX user_daily_day ON public.user_daily USING btree (project_id, day);
+
+create table user_friction (
+  project_id uuid not null,
+  user_id text not null,
+  views integer not null default 0,
+  clicks integer not null default 0,
+  dead_clicks integer not null default 0,
+  rage_clicks integer not null default 0,
+  loop_views integer not null default 0,
+  backtracks integer not null default 0,
+  active_ms bigint not null default 0,
+  idle_ms bigint not null default 0,
+  constraint user_friction_pkey PRIMARY KEY (project_id, user_id)
 );
 
 create table user_metrics (

@@ -1,5 +1,5 @@
 import { type AnalyticsEvent, prop } from '../analytics/event.js';
-import type { AnalyticsConfig } from '../config.js';
+import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import type { Session } from '../sessionize/core.js';
 
 export const IMPRESSION = 'feature_impression';

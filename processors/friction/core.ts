@@ -1,5 +1,5 @@
 import { type AnalyticsEvent, isClick, isPageView, prop } from '../analytics/event.js';
-import type { AnalyticsConfig } from '../config.js';
+import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import type { Session } from '../sessionize/core.js';
 import { detectBacktracks } from './detectors/backtrack.js';
 import { detectDeadClicks } from './detectors/dead.js';

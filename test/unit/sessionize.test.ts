@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import type { AnalyticsEvent } from '../../processors/analytics/event.js';
-import { DEFAULT_ANALYTICS, analyticsConfig } from '../../processors/config.js';
+import { DEFAULT_ANALYTICS, analyticsConfig } from '../../lib/analytics-config.js';
 import { sessionId, splitSessions } from '../../processors/sessionize/core.js';
 
 const MIN = 60_000;
@@ -53,13 +53,16 @@ describe('sessionize: splitSessions', () => {
       [
         'after a cut, maxMs counts from the new start',
         [0, 900, 1800, 2700, 3600, 4500, 5001, 5900, 6800, 7700, 8600, 9500, 10001, 10002],
+        [['e0', 'e1', 'e2', 'e3', 'e4', 'e5'], ['e6', 'e7', 'e8', 'e9', 'e10', 'e11', 'e12'], ['e13']],
+      ],
+      [
+        'gaps of gapMs-1 and gapMs mixed',
+        [0, 999, 1998, 2998, 3997],
         [
-          ['e0', 'e1', 'e2', 'e3', 'e4', 'e5'],
-          ['e6', 'e7', 'e8', 'e9', 'e10', 'e11', 'e12'],
-          ['e13'],
+          ['e0', 'e1', 'e2'],
+          ['e3', 'e4'],
         ],
       ],
-      ['gaps of gapMs-1 and gapMs mixed', [0, 999, 1998, 2998, 3997], [['e0', 'e1', 'e2'], ['e3', 'e4']]],
     ];
     for (const [name, times, expected] of cases) {
       it(name, () => {
@@ -168,13 +171,13 @@ describe('sessionize: splitSessions', () => {
           ['e2', 'late', 'e3'],
         ],
       ],
-      ['a late event bridges two sessions into one', [0, 10 * MIN, 50 * MIN, 60 * MIN], 30 * MIN, [['e0', 'e1', 'late', 'e2', 'e3']]],
       [
-        'a late event too far from both is a session of its own',
-        [0, 100 * MIN],
-        50 * MIN,
-        [['e0'], ['late'], ['e1']],
+        'a late event bridges two sessions into one',
+        [0, 10 * MIN, 50 * MIN, 60 * MIN],
+        30 * MIN,
+        [['e0', 'e1', 'late', 'e2', 'e3']],
       ],
+      ['a late event too far from both is a session of its own', [0, 100 * MIN], 50 * MIN, [['e0'], ['late'], ['e1']]],
       [
         'a late event before the first one becomes the session start',
         [40 * MIN, 50 * MIN],
@@ -187,7 +190,11 @@ describe('sessionize: splitSessions', () => {
         const onTime = series(times);
         const late = ev('late', lateAt, { offset: 1_000_000 });
         const arrived = splitSessions([...onTime, late], 30 * MIN, 24 * HOUR);
-        const sorted = splitSessions([...onTime, late].sort((a, b) => a.timestamp - b.timestamp), 30 * MIN, 24 * HOUR);
+        const sorted = splitSessions(
+          [...onTime, late].sort((a, b) => a.timestamp - b.timestamp),
+          30 * MIN,
+          24 * HOUR,
+        );
         assert.deepEqual(groups(arrived), expected);
         assert.deepEqual(arrived, sorted);
         assert.deepEqual(
@@ -271,7 +278,11 @@ describe('sessionize: splitSessions', () => {
     it('a custom max cuts sessions', () => {
       const cfg = analyticsConfig({ session: { maxMs: 10 * MIN } });
       assert.equal(cfg.session.gapMs, DEFAULT_ANALYTICS.session.gapMs);
-      const sessions = splitSessions(series([0, 5 * MIN, 10 * MIN, 10 * MIN + 1]), cfg.session.gapMs, cfg.session.maxMs);
+      const sessions = splitSessions(
+        series([0, 5 * MIN, 10 * MIN, 10 * MIN + 1]),
+        cfg.session.gapMs,
+        cfg.session.maxMs,
+      );
       assert.deepEqual(groups(sessions), [['e0', 'e1', 'e2'], ['e3']]);
     });
   });

@@ -1,5 +1,5 @@
 import { type AnalyticsEvent, isClick, prop } from '../../analytics/event.js';
-import type { AnalyticsConfig } from '../../config.js';
+import type { AnalyticsConfig } from '../../../lib/analytics-config.js';
 import { type FrictionSignal, signal } from '../signal.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AnalyticsConfig } from '../config.js';
+import type { AnalyticsConfig } from './analytics-config.js';
 
 /** Spec metric formulas over aggregated counts (docs/metrics.md). All ratios are decimals in [0, 1]. */
 

@@ -1,4 +1,4 @@
-import type { AnalyticsConfig } from '../config.js';
+import type { AnalyticsConfig } from './analytics-config.js';
 
 /** Summed facts of a page (or of an element, with its page's navigation and time facts). */
 export interface FrictionTotals {

@@ -1,0 +1,115 @@
+import type { Pool } from '../../lib/db.js';
+import { DATE_RANGE_PARAMS, dateRange, projectAnalyticsConfig } from '../analytics-params.js';
+import { notFound } from '../errors.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+
+interface ContextRow {
+  context: 'with_data_present' | 'empty_state';
+  count: number;
+  successes: number;
+  dead_click: number;
+  rage_click: number;
+  confusion_loop: number;
+  backtrack: number;
+}
+
+const ISSUE_NAMES = {
+  dead_click: 'dead_clicks',
+  rage_click: 'rage_clicks',
+  confusion_loop: 'confusion',
+  backtrack: 'backtracking',
+} as const;
+
+const round = (x: number) => Math.round(x * 1e9) / 1e9;
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+export function eventContextRoutes(db: Pool): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/analytics/context/events/:event_name',
+      tag: 'Analytics',
+      summary: 'Outcomes of a named event split by UI context (data present versus empty state)',
+      scope: 'analytics:read',
+      query: DATE_RANGE_PARAMS,
+      success: { status: 200, description: 'Event context analysis' },
+      errors: { 404: 'The event was never recorded in this project' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const event = pathParam(ctx, 'event_name');
+        const range = dateRange(ctx);
+        const { rows: seen } = await db.query(
+          'select 1 from event_context_daily where project_id = $1 and event = $2 limit 1',
+          [projectId, event],
+        );
+        if (seen.length === 0) throw notFound('event');
+        const { weights } = await projectAnalyticsConfig(db, projectId);
+        const { rows } = await db.query<ContextRow>(
+          `select context, sum(count)::int as count, sum(successes)::int as successes, sum(dead_click)::int as dead_click,
+                  sum(rage_click)::int as rage_click, sum(confusion_loop)::int as confusion_loop, sum(backtrack)::int as backtrack
+           from event_context_daily where project_id = $1 and event = $2 and day between $3 and $4 group by context`,
+          [projectId, event, range.start, range.end],
+        );
+        const of = (context: ContextRow['context']): ContextRow =>
+          rows.find((r) => r.context === context) ?? {
+            context,
+            count: 0,
+            successes: 0,
+            dead_click: 0,
+            rage_click: 0,
+            confusion_loop: 0,
+            backtrack: 0,
+          };
+        // Share of occurrences hit by each kind of friction, weighted as in the Friction Index.
+        const frictionOf = (r: ContextRow) => {
+          const w = weights.dead_click + weights.rage_click + weights.loop + weights.backtrack;
+          if (r.count === 0 || w === 0) return 0;
+          const hit =
+            weights.dead_click * r.dead_click +
+            weights.rage_click * r.rage_click +
+            weights.loop * r.confusion_loop +
+            weights.backtrack * r.backtrack;
+          return round(Math.min(1, hit / (w * r.count)));
+        };
+        const data = of('with_data_present');
+        const empty = of('empty_state');
+        const rate = (r: ContextRow) => round(r.count > 0 ? r.successes / r.count : 0);
+        const issues = (Object.keys(ISSUE_NAMES) as (keyof typeof ISSUE_NAMES)[])
+          .filter((k) => empty[k] > 0)
+          .sort((a, b) => empty[b] - empty[a])
+          .map((k) => ISSUE_NAMES[k]);
+        const total = data.count + empty.count;
+        const recommendations: string[] = [];
+        if (empty.count > 0 && data.count > 0 && rate(data) - rate(empty) >= 0.1) {
+          recommendations.push(
+            `${event} succeeds ${pct(rate(empty))} of the time in an empty state against ${pct(rate(data))} with data: improve the empty state (sample data, guidance, a clear first step).`,
+          );
+        }
+        if (total > 0 && empty.count / total >= 0.3) {
+          recommendations.push(
+            `${pct(empty.count / total)} of ${event} happen in an empty state: help users get data in first.`,
+          );
+        }
+        if (issues.length > 0)
+          recommendations.push(
+            `In the empty state users meet ${issues.join(', ')} after ${event}: look at what they try to do there.`,
+          );
+        ctx.body = {
+          event,
+          total_occurrences: total,
+          context_breakdown: {
+            with_data_present: { count: data.count, success_rate: rate(data), friction_index: frictionOf(data) },
+            empty_state: {
+              count: empty.count,
+              success_rate: rate(empty),
+              friction_index: frictionOf(empty),
+              common_issues: issues,
+            },
+          },
+          recommendations,
+          date_range: range,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,80 @@
+import type { AnalyticsConfig } from '../../lib/analytics-config.js';
+import { type EventOccurrence, sessionOccurrences } from '../context/core.js';
+import { type SessionFeatureFacts, sessionFeatures } from '../features/core.js';
+import { type ElementFacts, type PageFacts, analyseSessionFriction } from '../friction/core.js';
+import type { FrictionSignal } from '../friction/signal.js';
+import type { Session } from '../sessionize/core.js';
+
+export interface ContextFacts {
+  event: string;
+  context: EventOccurrence['context'];
+  count: number;
+  successes: number;
+  dead_click: number;
+  rage_click: number;
+  confusion_loop: number;
+  backtrack: number;
+}
+
+/**
+ * Everything one session adds to the materialized tables. Stored with the session, so when a
+ * late event changes the session the old contribution is subtracted and the new one added:
+ * the tables are always the sum over the current sessions, whatever the arrival order.
+ */
+export interface SessionContribution {
+  session_id: string;
+  user_id: string;
+  /** UTC day (YYYY-MM-DD) of the session's start; every fact is counted on that day */
+  day: string;
+  started_at: number;
+  ended_at: number;
+  events: number;
+  pages: (PageFacts & { page: string })[];
+  elements: (ElementFacts & { page: string; element: string })[];
+  features: SessionFeatureFacts[];
+  contexts: ContextFacts[];
+  signals: FrictionSignal[];
+}
+
+export function sessionContribution(session: Session, config: AnalyticsConfig): SessionContribution {
+  const friction = analyseSessionFriction(session, config, true);
+  const contexts = new Map<string, ContextFacts>();
+  for (const o of sessionOccurrences(session, friction.signals, config)) {
+    const key = `${o.event}\u0000${o.context}`;
+    let c = contexts.get(key);
+    if (!c) {
+      c = {
+        event: o.event,
+        context: o.context,
+        count: 0,
+        successes: 0,
+        dead_click: 0,
+        rage_click: 0,
+        confusion_loop: 0,
+        backtrack: 0,
+      };
+      contexts.set(key, c);
+    }
+    c.count++;
+    if (o.success) c.successes++;
+    for (const issue of o.issues) if (issue !== 'idle') c[issue]++;
+  }
+  const byName = <T>(entries: [string, T][]) => entries.sort(([a], [b]) => a.localeCompare(b));
+  return {
+    session_id: session.session_id,
+    user_id: session.user_id,
+    day: new Date(session.started_at).toISOString().slice(0, 10),
+    started_at: session.started_at,
+    ended_at: session.ended_at,
+    events: session.events.length,
+    pages: byName([...friction.pages]).map(([page, facts]) => ({ page, ...facts })),
+    elements: byName([...friction.elements]).flatMap(([page, byElement]) =>
+      byName([...byElement]).map(([element, facts]) => ({ page, element, ...facts })),
+    ),
+    features: sessionFeatures(session, config),
+    contexts: [...contexts.values()].sort(
+      (a, b) => a.event.localeCompare(b.event) || a.context.localeCompare(b.context),
+    ),
+    signals: friction.signals,
+  };
+}

@@ -1,0 +1,209 @@
+import type { PoolClient } from '../../lib/db.js';
+import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import { type AnalyticsConfig, type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
+import { frictionIndex } from '../../lib/friction-index.js';
+import type { PostgresSink } from '../runtime/postgres-sink.js';
+import { splitSessions } from '../sessionize/core.js';
+import { type SessionContribution, sessionContribution } from './contribution.js';
+import type { AnalyticsEvent } from './event.js';
+import { applyContribution } from './store.js';
+
+interface Touched {
+  projectId: string;
+  userId: string;
+  min: number;
+  max: number;
+}
+
+/**
+ * pi.events.v1 → sessions, friction signals and the daily tables. New events are stored per
+ * user; the user's sessions around them are split again from the stored events and each changed
+ * session's old contribution is subtracted and its new one added, in the transaction that moves
+ * the offsets. The tables therefore depend only on the set of events: late or out-of-order
+ * events of any lateness land where they belong, and a replay gives the same tables.
+ */
+export const analyticsSink: PostgresSink<TrackedEventRecord> = {
+  name: 'analytics',
+  topic: 'events',
+  async write(client, messages) {
+    const records = messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : []));
+    if (records.length === 0) return;
+    const { rows } = await client.query<{ project_id: string; user_id: string; ms: number }>(
+      `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
+       select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
+       from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::jsonb[])
+         as u(project_id, user_id, message_id, ts, rx, off, event, properties)
+       where not exists (select 1 from deleted_users d
+                         where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
+                           and d.deleted_at >= to_timestamp(u.rx / 1000.0))
+       on conflict (project_id, message_id) do nothing
+       returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms`,
+      [
+        records.map((r) => r.project_id),
+        records.map((r) => r.user_id),
+        records.map((r) => r.message_id),
+        records.map((r) => r.timestamp),
+        records.map((r) => r.received_at),
+        records.map((r) => r.offset),
+        records.map((r) => r.event),
+        records.map((r) => r.properties),
+      ],
+    );
+    const touched = new Map<string, Touched>();
+    for (const row of rows) {
+      const key = `${row.project_id}\u0000${row.user_id}`;
+      const t = touched.get(key);
+      if (t) {
+        t.min = Math.min(t.min, row.ms);
+        t.max = Math.max(t.max, row.ms);
+      } else touched.set(key, { projectId: row.project_id, userId: row.user_id, min: row.ms, max: row.ms });
+    }
+    const configs = new Map<string, AnalyticsConfig>();
+    for (const t of [...touched.values()].sort(
+      (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
+    )) {
+      let config = configs.get(t.projectId);
+      if (!config) configs.set(t.projectId, (config = await projectConfig(client, t.projectId)));
+      await resessionize(client, t, config);
+    }
+  },
+};
+
+async function projectConfig(client: PoolClient, projectId: string): Promise<AnalyticsConfig> {
+  const { rows } = await client.query<{ analytics: AnalyticsOverrides | null }>(
+    `select settings->'analytics' as analytics from projects where project_id = $1`,
+    [projectId],
+  );
+  return analyticsConfig(rows[0]?.analytics ?? {});
+}
+
+interface StoredSession {
+  session_id: string;
+  contribution: SessionContribution;
+}
+
+async function resessionize(client: PoolClient, t: Touched, config: AnalyticsConfig): Promise<void> {
+  const gap = config.session.gapMs;
+  const { rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
+    `select session_id, contribution,
+            (extract(epoch from started_at) * 1000)::bigint as started, (extract(epoch from ended_at) * 1000)::bigint as ended
+     from sessions where project_id = $1 and user_id = $2
+       and ended_at > to_timestamp($3 / 1000.0) and started_at < to_timestamp($4 / 1000.0)`,
+    [t.projectId, t.userId, t.min - gap, t.max + gap],
+  );
+  const lo = Math.min(t.min, ...old.map((s) => s.started));
+  const hi = Math.max(t.max, ...old.map((s) => s.ended));
+  const { rows: stored } = await client.query<{
+    message_id: string;
+    ts: number;
+    rx: number;
+    kafka_offset: number;
+    event: string;
+    properties: Record<string, unknown>;
+  }>(
+    `select message_id, (extract(epoch from occurred_at) * 1000)::bigint as ts,
+            (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, properties
+     from session_events where project_id = $1 and user_id = $2
+       and occurred_at between to_timestamp($3 / 1000.0) and to_timestamp($4 / 1000.0)`,
+    [t.projectId, t.userId, lo, hi],
+  );
+  const events: AnalyticsEvent[] = stored.map((e) => ({
+    message_id: e.message_id,
+    user_id: t.userId,
+    event: e.event,
+    timestamp: e.ts,
+    received_at: e.rx,
+    offset: e.kafka_offset,
+    properties: e.properties,
+  }));
+  const fresh = splitSessions(events, gap, config.session.maxMs).map((s) => sessionContribution(s, config));
+
+  for (const session of old) {
+    await applyContribution(client, t.projectId, session.contribution, -1);
+  }
+  if (old.length > 0) {
+    const ids = old.map((s) => s.session_id);
+    await client.query('delete from friction_signals where project_id = $1 and session_id = any($2)', [
+      t.projectId,
+      ids,
+    ]);
+    await client.query('delete from sessions where project_id = $1 and session_id = any($2)', [t.projectId, ids]);
+  }
+  for (const c of fresh) {
+    await applyContribution(client, t.projectId, c, 1);
+    await client.query(
+      `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
+       values ($1, $2, $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0), $7, $8)`,
+      [t.projectId, c.session_id, t.userId, c.day, c.started_at, c.ended_at, c.events, c],
+    );
+    if (c.signals.length > 0) {
+      await client.query(
+        `insert into friction_signals (project_id, signal_id, session_id, user_id, kind, page, element, at, count, timings_ms, message_ids)
+         select $1, s->>'signal_id', $2, $3, s->>'kind', s->>'page', s->>'element', to_timestamp((s->>'at')::bigint / 1000.0),
+                (s->>'count')::int, array(select jsonb_array_elements_text(s->'timings_ms'))::double precision[],
+                array(select jsonb_array_elements_text(s->'message_ids'))
+         from jsonb_array_elements($4::jsonb) s`,
+        [t.projectId, c.session_id, t.userId, JSON.stringify(c.signals)],
+      );
+    }
+  }
+  const features = [
+    ...new Set(
+      [...old.flatMap((s) => s.contribution.features), ...fresh.flatMap((c) => c.features)].map((f) => f.feature),
+    ),
+  ];
+  await refreshFeatureUsers(client, t, features);
+  await refreshUserMetrics(client, t, config);
+}
+
+/** First sighting / first use of each touched feature by the user, over all their sessions. */
+async function refreshFeatureUsers(client: PoolClient, t: Touched, features: string[]): Promise<void> {
+  if (features.length === 0) return;
+  await client.query('delete from feature_users where project_id = $1 and user_id = $2 and feature = any($3)', [
+    t.projectId,
+    t.userId,
+    features,
+  ]);
+  await client.query(
+    `insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
+     select $1, f->>'feature', $2,
+            to_timestamp(min((f->>'first_seen_at')::bigint) / 1000.0),
+            to_timestamp(min((f->>'first_used_at')::bigint) / 1000.0),
+            (array_agg(f->>'first_use_source' order by (f->>'first_used_at')::bigint nulls last, s.session_id))[1]
+     from sessions s, jsonb_array_elements(s.contribution->'features') f
+     where s.project_id = $1 and s.user_id = $2 and f->>'feature' = any($3)
+     group by f->>'feature'`,
+    [t.projectId, t.userId, features],
+  );
+}
+
+/** The user's row of user_metrics (cohort criteria are evaluated over it). */
+async function refreshUserMetrics(client: PoolClient, t: Touched, config: AnalyticsConfig): Promise<void> {
+  const { rows: friction } = await client.query<{
+    views: number;
+    clicks: number;
+    dead_clicks: number;
+    rage_clicks: number;
+    loop_views: number;
+    backtracks: number;
+    active_ms: number;
+    idle_ms: number;
+  }>('select * from user_friction where project_id = $1 and user_id = $2', [t.projectId, t.userId]);
+  const index = friction[0] ? frictionIndex(friction[0], config.weights) : null;
+  await client.query(
+    `insert into user_metrics (project_id, user_id, events, days_active, sessions, features_used, avg_session_seconds,
+                               friction_index, first_seen_at, last_seen_at)
+     select $1, $2, coalesce(sum(d.events), 0), count(*), coalesce(sum(d.sessions), 0),
+            (select count(*) from feature_users f where f.project_id = $1 and f.user_id = $2 and f.first_used_at is not null),
+            case when sum(d.sessions) > 0 then sum(d.duration_ms) / 1000.0 / sum(d.sessions) end,
+            $3,
+            (select min(started_at) from sessions where project_id = $1 and user_id = $2),
+            (select max(ended_at) from sessions where project_id = $1 and user_id = $2)
+     from user_daily d where d.project_id = $1 and d.user_id = $2
+     on conflict (project_id, user_id) do update set
+       events = excluded.events, days_active = excluded.days_active, sessions = excluded.sessions,
+       features_used = excluded.features_used, avg_session_seconds = excluded.avg_session_seconds,
+       friction_index = excluded.friction_index, first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at`,
+    [t.projectId, t.userId, index],
+  );
+}

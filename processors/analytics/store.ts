@@ -1,0 +1,195 @@
+import type { PoolClient } from '../../lib/db.js';
+import type { SessionContribution } from './contribution.js';
+
+/** An additive daily table: key columns, summed value columns and their SQL types. */
+interface AdditiveTable {
+  table: string;
+  keys: [string, string][];
+  values: [string, string][];
+  rows(c: SessionContribution): Record<string, unknown>[];
+}
+
+const int = 'int';
+const big = 'bigint';
+const dbl = 'double precision';
+
+const TABLES: AdditiveTable[] = [
+  {
+    table: 'friction_page_daily',
+    keys: [
+      ['page', 'text'],
+      ['day', 'date'],
+    ],
+    values: [
+      ['views', int],
+      ['clicks', int],
+      ['dead_clicks', int],
+      ['rage_clicks', int],
+      ['rage_episodes', int],
+      ['loops', int],
+      ['loop_views', int],
+      ['backtracks', int],
+      ['active_ms', big],
+      ['idle_ms', big],
+      ['idle_gaps', int],
+    ],
+    rows: (c) => c.pages.map((p) => ({ ...p, day: c.day })),
+  },
+  {
+    table: 'friction_element_daily',
+    keys: [
+      ['page', 'text'],
+      ['element', 'text'],
+      ['day', 'date'],
+    ],
+    values: [
+      ['clicks', int],
+      ['dead_clicks', int],
+      ['rage_clicks', int],
+      ['rage_episodes', int],
+    ],
+    rows: (c) => c.elements.map((e) => ({ ...e, day: c.day })),
+  },
+  {
+    table: 'friction_page_users',
+    keys: [
+      ['page', 'text'],
+      ['day', 'date'],
+      ['user_id', 'text'],
+    ],
+    values: [['signals', int]],
+    rows: (c) => {
+      const counts = new Map<string, number>();
+      for (const s of c.signals) if (s.page !== null) counts.set(s.page, (counts.get(s.page) ?? 0) + 1);
+      return [...counts].map(([page, signals]) => ({ page, day: c.day, user_id: c.user_id, signals }));
+    },
+  },
+  {
+    table: 'user_daily',
+    keys: [
+      ['user_id', 'text'],
+      ['day', 'date'],
+    ],
+    values: [
+      ['sessions', int],
+      ['events', int],
+      ['duration_ms', big],
+    ],
+    rows: (c) => [
+      { user_id: c.user_id, day: c.day, sessions: 1, events: c.events, duration_ms: c.ended_at - c.started_at },
+    ],
+  },
+  {
+    table: 'user_friction',
+    keys: [['user_id', 'text']],
+    values: [
+      ['views', int],
+      ['clicks', int],
+      ['dead_clicks', int],
+      ['rage_clicks', int],
+      ['loop_views', int],
+      ['backtracks', int],
+      ['active_ms', big],
+      ['idle_ms', big],
+    ],
+    rows: (c) => {
+      const sum = {
+        user_id: c.user_id,
+        views: 0,
+        clicks: 0,
+        dead_clicks: 0,
+        rage_clicks: 0,
+        loop_views: 0,
+        backtracks: 0,
+        active_ms: 0,
+        idle_ms: 0,
+      };
+      for (const p of c.pages) {
+        for (const k of [
+          'views',
+          'clicks',
+          'dead_clicks',
+          'rage_clicks',
+          'loop_views',
+          'backtracks',
+          'active_ms',
+          'idle_ms',
+        ] as const)
+          sum[k] += p[k];
+      }
+      return c.pages.length > 0 ? [sum] : [];
+    },
+  },
+  {
+    table: 'feature_user_daily',
+    keys: [
+      ['feature', 'text'],
+      ['day', 'date'],
+      ['user_id', 'text'],
+    ],
+    values: [
+      ['sessions_visible', int],
+      ['impressions', int],
+      ['uses', int],
+      ['empty_state_impressions', int],
+      ['data_volume_sum', dbl],
+      ['data_volume_n', int],
+    ],
+    rows: (c) => c.features.map((f) => ({ ...f, day: c.day, user_id: c.user_id, sessions_visible: 1 })),
+  },
+  {
+    table: 'event_context_daily',
+    keys: [
+      ['event', 'text'],
+      ['context', 'text'],
+      ['day', 'date'],
+    ],
+    values: [
+      ['count', int],
+      ['successes', int],
+      ['dead_click', int],
+      ['rage_click', int],
+      ['confusion_loop', int],
+      ['backtrack', int],
+    ],
+    rows: (c) => c.contexts.map((x) => ({ ...x, day: c.day })),
+  },
+];
+
+/**
+ * Adds (sign 1) or subtracts (sign −1) a session's contribution to every daily table in one
+ * statement per table; rows whose values all fall to zero are removed, so the tables equal the
+ * sum over the current sessions exactly (live, replayed or recovered after a crash).
+ */
+export async function applyContribution(
+  client: PoolClient,
+  projectId: string,
+  contribution: SessionContribution,
+  sign: 1 | -1,
+): Promise<void> {
+  for (const spec of TABLES) {
+    const rows = spec.rows(contribution);
+    if (rows.length === 0) continue;
+    const columns = [...spec.keys, ...spec.values];
+    const params = columns.map(([name]) => rows.map((r) => r[name]));
+    const names = columns.map(([name]) => name);
+    const keyNames = spec.keys.map(([name]) => name);
+    const unnest = columns.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ');
+    await client.query(
+      `insert into ${spec.table} (project_id, ${names.join(', ')})
+       select $1, ${spec.keys.map(([n]) => `u.${n}`).join(', ')}, ${spec.values.map(([n]) => `${sign} * u.${n}`).join(', ')}
+       from unnest(${unnest}) as u(${names.join(', ')})
+       on conflict (project_id, ${keyNames.join(', ')}) do update set
+         ${spec.values.map(([n]) => `${n} = ${spec.table}.${n} + excluded.${n}`).join(', ')}`,
+      [projectId, ...params],
+    );
+    if (sign === -1) {
+      await client.query(
+        `delete from ${spec.table} t using unnest(${spec.keys.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')}) as u(${keyNames.join(', ')})
+         where t.project_id = $1 and ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')}
+           and ${spec.values.map(([n, type]) => (type === dbl ? `abs(t.${n}) < 1e-9` : `t.${n} = 0`)).join(' and ')}`,
+        [projectId, ...spec.keys.map(([name]) => rows.map((r) => r[name]))],
+      );
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import type { RunningApi } from '../../api/server.js';
+import { topicName } from '../../lib/topics.js';
+import { startProcessors } from '../../processors/main.js';
+import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+import { call, closeServices, errorOf, newProject, services, startTestApi, waitForSink } from './helpers.js';
+
+/**
+ * One hand-made session with every kind of friction (answers worked out by hand in the
+ * comments, from the definitions in docs/metrics.md), sent out of order in two batches.
+ */
+describe('analytics pipeline: sessions, friction, features and event context', () => {
+  let api: RunningApi;
+  let sinks: RunningSink[];
+  let write: string;
+  let read: string;
+  const T = Math.floor((Date.now() - 2 * 3600_000) / 1000) * 1000;
+  const id = crypto.randomUUID();
+
+  const at = (s: number) => new Date(T + s * 1000).toISOString();
+  const u1 = [
+    [0, 'page_view', { page: '/home' }],
+    [1, 'feature_impression', { page: '/home', feature: 'export', ui_context: { empty_state: true } }],
+    [2.0, 'click', { page: '/home', element: '#save', x: 100, y: 100 }],
+    [2.3, 'click', { page: '/home', element: '#save', x: 105, y: 100 }],
+    [2.6, 'click', { page: '/home', element: '#save', x: 103, y: 102 }], // rage: 3 clicks, 300 ms apart
+    [4, 'feature_used', { page: '/home', feature: 'export', ui_context: { data_volume: 10 } }],
+    [5, 'click', { page: '/home', element: '#broken', ui_response: false, ui_response_ms: 3000 }], // dead
+    [6, 'page_view', { page: '/settings' }],
+    [8, 'page_view', { page: '/home' }], // back within 2 s: backtrack on /settings
+    [9, 'page_view', { page: '/settings' }], // back within 1 s: backtrack on /home; home-settings loop ×4
+    [30, 'click', { page: '/settings', element: '#apply' }], // 21 s idle on /settings
+    [31, 'page_view', { page: '/done' }],
+  ] as const;
+  const u2 = [
+    [100, 'page_view', { page: '/home' }],
+    [101, 'feature_impression', { page: '/home', feature: 'export', ui_context: { empty_state: false } }],
+    [102, 'feature_impression', { page: '/home', feature: 'reports' }],
+  ] as const;
+  const events = (user: string, list: readonly (readonly [number, string, object])[]) =>
+    list.map(([s, event, properties], i) => ({
+      user_id: user,
+      event,
+      properties,
+      timestamp: at(s),
+      message_id: `${user}-${i}`,
+    }));
+
+  before(async () => {
+    api = await startTestApi();
+    sinks = await startProcessors(services(), ['analytics']);
+    const project = await newProject(['events:write', 'admin'], ['analytics:read']);
+    [write, read] = project.keys as [string, string];
+    await call(api, 'POST', '/users/identify', {
+      key: write,
+      json: { user_id: `u1-${id}`, properties: { plan: 'pro' } },
+    });
+    await call(api, 'POST', '/users/identify', {
+      key: write,
+      json: { user_id: `u2-${id}`, properties: { plan: 'free' } },
+    });
+    const first = events(`u1-${id}`, u1);
+    // Late half first, then the rest plus u2, then everything again (duplicates).
+    for (const batch of [first.slice(6).reverse(), [...first.slice(0, 6), ...events(`u2-${id}`, u2)], first]) {
+      assert.equal((await call(api, 'POST', '/events/batch', { key: write, json: { events: batch } })).status, 202);
+    }
+    await waitForSink('analytics', topicName('events'));
+  });
+  after(async () => {
+    await api.close();
+    await Promise.all(sinks.map((s) => s.stop()));
+    await closeServices();
+  });
+
+  it('ranks friction points with their Friction Index, signals and users affected', async () => {
+    const reply = await call<{ friction_points: Record<string, unknown>[] }>(
+      api,
+      'GET',
+      '/analytics/friction?date_range=last_7_days',
+      {
+        key: read,
+      },
+    );
+    assert.equal(reply.status, 200);
+    const points = reply.body.friction_points.map((p) => [p.page, p.element, p.friction_index, p.users_affected]);
+    // home (u2 views it too: 3 views): dead 1/4 clicks, rage 3/4, loop views 2/3, backtracks 1/3, idle 0:
+    //   0.25·0.25 + 0.25·0.75 + 0.2·2/3 + 0.15·1/3 = 0.433333 (its elements share the page's navigation facts)
+    // settings: backtracks 1/2, idle 21 s of 24 s: 0.15·0.5 + 0.15·0.875 = 0.20625
+    assert.deepEqual(points, [
+      ['/home', '#broken', 0.433333, 1],
+      ['/home', '#save', 0.433333, 1],
+      ['/home', '*', 0.433333, 1],
+      ['/settings', '#apply', 0.20625, 1],
+      ['/settings', '*', 0.20625, 1],
+      ['/done', '*', 0, 0],
+    ]);
+    const home = reply.body.friction_points.find((p) => p.element === '*' && p.page === '/home')!;
+    assert.deepEqual(home.signals, { dead_clicks: 1, rage_clicks: 1, confusion_loops: 1, avg_idle_time: 0 });
+    const settings = reply.body.friction_points.find((p) => p.element === '*' && p.page === '/settings')!;
+    assert.deepEqual(settings.signals, { dead_clicks: 0, rage_clicks: 0, confusion_loops: 0, avg_idle_time: 21 });
+    assert.equal((settings.recommended_actions as string[]).length, 2);
+
+    const filtered = await call<{ friction_points: unknown[] }>(
+      api,
+      'GET',
+      '/analytics/friction?page=/settings&min_friction_index=0.2',
+      {
+        key: read,
+      },
+    );
+    assert.equal(filtered.body.friction_points.length, 2);
+    const bad = await call(api, 'GET', '/analytics/friction?min_friction_index=high', { key: read });
+    assert.deepEqual(errorOf(bad).details, { field: 'min_friction_index', reason: 'invalid_type' });
+  });
+
+  it('keeps each signal with its raw timings', async () => {
+    const { rows } = await services().db.query<{ kind: string; page: string; count: number; timings_ms: number[] }>(
+      `select kind, page, count, timings_ms from friction_signals where user_id = $1 order by at, kind`,
+      [`u1-${id}`],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.kind, r.page, r.count, r.timings_ms]),
+      [
+        ['confusion_loop', '/home', 4, [6000, 2000, 1000]],
+        ['rage_click', '/home', 3, [300, 300]],
+        ['dead_click', '/home', 1, [3000]],
+        ['backtrack', '/settings', 2, [2000]],
+        ['backtrack', '/home', 2, [1000]],
+        ['idle', '/settings', 1, [21000]],
+      ],
+    );
+  });
+
+  it('reports features seen versus used, overall and for a segment', async () => {
+    const all = await call<{ features: Record<string, unknown>[] }>(
+      api,
+      'GET',
+      '/analytics/features?date_range=last_7_days',
+      {
+        key: read,
+      },
+    );
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body.features, [
+      {
+        name: 'export',
+        visibility_rate: 1,
+        engagement_conversion: 0.5,
+        discovery_gap_score: 0,
+        quadrant: 'high_visibility_high_usage',
+        users_saw: 2,
+        users_used: 1,
+        avg_days_to_discovery: Math.round((4 / 86400) * 1e9) / 1e9,
+        context: { visible_in_empty_state: 0.5, avg_data_volume_when_used: 10 },
+      },
+      {
+        name: 'reports',
+        visibility_rate: 0.5,
+        engagement_conversion: 0,
+        discovery_gap_score: 0,
+        quadrant: 'high_visibility_low_usage',
+        users_saw: 1,
+        users_used: 0,
+        avg_days_to_discovery: 0,
+        context: { visible_in_empty_state: 0, avg_data_volume_when_used: 0 },
+      },
+    ]);
+    const pro = await call<{ features: Record<string, unknown>[] }>(
+      api,
+      'GET',
+      '/analytics/features?date_range=last_7_days&segment=plan:pro&include_context=false',
+      { key: read },
+    );
+    assert.deepEqual(
+      pro.body.features.map((f) => [f.name, f.visibility_rate, f.engagement_conversion, 'context' in f]),
+      [['export', 1, 1, false]],
+    );
+    const detail = await call<Record<string, unknown>>(
+      api,
+      'GET',
+      '/analytics/features/export?date_range=last_7_days',
+      { key: read },
+    );
+    assert.equal(detail.status, 200);
+    assert.deepEqual(detail.body.metrics, { visibility_rate: 1, engagement_conversion: 0.5, discovery_gap_score: 0 });
+    assert.deepEqual(detail.body.discovery_methods, {
+      browsing: 1,
+      power_user_exploration: 0,
+      recommendation: 0,
+      documentation: 0,
+    });
+    assert.deepEqual(detail.body.segmented_usage, [
+      { segment: 'plan:free', visibility_rate: 1, engagement_conversion: 0 },
+      { segment: 'plan:pro', visibility_rate: 1, engagement_conversion: 1 },
+    ]);
+    assert.deepEqual(
+      [
+        (detail.body.usage_patterns as Record<string, number>).first_week_vr,
+        (detail.body.usage_patterns as Record<string, number>).month_2_plus_vr,
+      ],
+      [1, 0],
+    );
+    assert.equal((await call(api, 'GET', '/analytics/features/nothing-like-it', { key: read })).status, 404);
+    const badRange = await call(api, 'GET', '/analytics/features?date_range=forever', { key: read });
+    assert.deepEqual(errorOf(badRange).details.field, 'date_range');
+  });
+
+  it('splits a named event by UI context', async () => {
+    const reply = await call<Record<string, unknown>>(
+      api,
+      'GET',
+      '/analytics/context/events/feature_impression?date_range=last_7_days',
+      {
+        key: read,
+      },
+    );
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body.total_occurrences, 3);
+    // The empty-state impression is followed on /home by a rage burst, a dead click and a backtrack.
+    assert.deepEqual(reply.body.context_breakdown, {
+      with_data_present: { count: 2, success_rate: 1, friction_index: 0 },
+      empty_state: {
+        count: 1,
+        success_rate: 0,
+        friction_index: Math.round((0.65 / 0.85) * 1e9) / 1e9,
+        common_issues: ['dead_clicks', 'rage_clicks', 'backtracking'],
+      },
+    });
+    assert.equal((reply.body.recommendations as string[]).length, 3);
+    assert.equal((await call(api, 'GET', '/analytics/context/events/never_sent', { key: read })).status, 404);
+  });
+
+  it('keeps user metrics for cohorts', async () => {
+    const { rows } = await services().db.query(
+      'select events, sessions, days_active, features_used from user_metrics where user_id = $1',
+      [`u1-${id}`],
+    );
+    assert.deepEqual(rows, [{ events: 12, sessions: 1, days_active: 1, features_used: 1 }]);
+  });
+});
