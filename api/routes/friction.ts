@@ -22,7 +22,7 @@ interface ElementRow {
   rage_episodes: number;
 }
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
+const round = (x: number) => Math.round(x * 1e9) / 1e9;
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Rules behind recommended_actions (docs/metrics.md). */

@@ -85,12 +85,12 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     assert.equal(reply.status, 200);
     const points = reply.body.friction_points.map((p) => [p.page, p.element, p.friction_index, p.users_affected]);
     // home (u2 views it too: 3 views): dead 1/4 clicks, rage 3/4, loop views 2/3, backtracks 1/3, idle 0:
-    //   0.25·0.25 + 0.25·0.75 + 0.2·2/3 + 0.15·1/3 = 0.433333 (its elements share the page's navigation facts)
+    //   0.25·0.25 + 0.25·0.75 + 0.2·2/3 + 0.15·1/3 = 0.433333333 (its elements share the page's navigation facts)
     // settings: backtracks 1/2, idle 21 s of 24 s: 0.15·0.5 + 0.15·0.875 = 0.20625
     assert.deepEqual(points, [
-      ['/home', '#broken', 0.433333, 1],
-      ['/home', '#save', 0.433333, 1],
-      ['/home', '*', 0.433333, 1],
+      ['/home', '#broken', 0.433333333, 1],
+      ['/home', '#save', 0.433333333, 1],
+      ['/home', '*', 0.433333333, 1],
       ['/settings', '#apply', 0.20625, 1],
       ['/settings', '*', 0.20625, 1],
       ['/done', '*', 0, 0],

@@ -1,0 +1,71 @@
+/**
+ * `npm run simulate -- --base-url http://127.0.0.1:3000/v1 --key <events:write key> [--seed 42]
+ *   [--users 50] [--sessions 3] [--out answers.json]`
+ * Sends seeded traffic with planted friction through the real ingest API and writes the answers
+ * it implies (scripts/simulate/generator.ts).
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type SimulationOptions, simulate } from './simulate/generator.js';
+
+const DAY = 86_400_000;
+
+export async function sendSimulation(baseUrl: string, key: string, options: SimulationOptions) {
+  const simulation = simulate(options);
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+  };
+  for (const user of simulation.users) await post('/users/identify', user);
+  for (let i = 0; i < simulation.events.length; i += 1000) {
+    await post('/events/batch', { events: simulation.events.slice(i, i + 1000) });
+  }
+  return simulation;
+}
+
+/** Defaults: sessions over the last week, so date_range=last_7_days covers them all. */
+export function defaultOptions(seed: number, users: number, sessions: number): SimulationOptions {
+  const today = Math.floor(Date.now() / DAY) * DAY;
+  return {
+    seed,
+    users,
+    sessions,
+    start: today - 6 * DAY,
+    spanMs: 3 * DAY,
+    planted: { rage: 7, dead: 11, loops: 5, backtracks: 9, idle: 6 },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      'base-url': { type: 'string', default: 'http://127.0.0.1:3000/v1' },
+      key: { type: 'string' },
+      seed: { type: 'string', default: '42' },
+      users: { type: 'string', default: '50' },
+      sessions: { type: 'string', default: '3' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.key) {
+    console.error(
+      'usage: npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--out file]',
+    );
+    process.exit(2);
+  }
+  const simulation = await sendSimulation(
+    values['base-url'],
+    values.key,
+    defaultOptions(Number(values.seed), Number(values.users), Number(values.sessions)),
+  );
+  const answers = JSON.stringify(simulation.answers, null, 2);
+  if (values.out) fs.writeFileSync(values.out, `${answers}\n`);
+  console.error(
+    `sent ${simulation.events.length} events of ${simulation.users.length} users (${simulation.answers.sessions} sessions)`,
+  );
+  if (!values.out) console.log(answers);
+}
