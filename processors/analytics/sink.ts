@@ -25,6 +25,20 @@ interface Touched {
 export const analyticsSink: PostgresSink<TrackedEventRecord> = {
   name: 'analytics',
   topic: 'events',
+  tables: [
+    'session_events',
+    'sessions',
+    'friction_signals',
+    'friction_page_daily',
+    'friction_element_daily',
+    'friction_page_users',
+    'user_daily',
+    'user_friction',
+    'feature_user_daily',
+    'feature_users',
+    'event_context_daily',
+    'user_metrics',
+  ],
   async write(client, messages) {
     const records = messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : []));
     if (records.length === 0) return;

@@ -21,6 +21,7 @@ const COLUMNS: (keyof RawEventRow)[] = [
 export const rawSink: PostgresSink<TrackedEventRecord> = {
   name: 'raw-sink',
   topic: 'events',
+  tables: ['raw_events'],
   async write(client, messages) {
     const rows = messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : []));
     if (rows.length === 0) return;

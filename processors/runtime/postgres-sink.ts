@@ -17,6 +17,8 @@ export interface SinkMessage<T> {
 export interface PostgresSink<T> {
   name: string;
   topic: TopicKey;
+  /** The tables only this sink writes: scripts/replay empties them before rebuilding. */
+  tables: string[];
   write(client: PoolClient, messages: SinkMessage<T>[]): Promise<void>;
 }
 
