@@ -34,7 +34,7 @@ async function main(): Promise<void> {
         offsets.reduce((sum, o) => sum + Number(o.high) - Number(o.low), 0),
       );
       await services.db.query(`truncate ${PROCESSORS[name].tables.join(', ')}`);
-      await services.db.query('delete from processor_offsets where processor = $1', [name]);
+      await services.db.query('delete from processor_offsets where processor = $1 and topic = $2', [name, topic]);
       await services.db.query('delete from dead_letters where processor = $1', [name]);
     }
     const total = [...ends.values()].reduce((a, b) => a + b, 0);
@@ -44,8 +44,9 @@ async function main(): Promise<void> {
     const running = await startProcessors(services, names);
     for (;;) {
       const { rows } = await services.db.query<{ applied: number }>(
-        `select coalesce(sum(o.next_offset), 0)::bigint as applied from processor_offsets o where o.processor = any($1)`,
-        [names],
+        `select coalesce(sum(o.next_offset), 0)::bigint as applied from processor_offsets o
+         where o.processor = any($1) and o.topic = any($2)`,
+        [names, names.map((n) => topicName(PROCESSORS[n].topic))],
       );
       const applied = Number(rows[0]!.applied);
       const seconds = (Date.now() - started) / 1000;

@@ -7,7 +7,17 @@ import { topicName } from '../../lib/topics.js';
 import { analyticsSink } from '../../processors/analytics/sink.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
-import { call, closeServices, count, newProject, services, startTestApi, waitFor, waitForSink } from './helpers.js';
+import {
+  call,
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  services,
+  startTestApi,
+  waitFor,
+  waitForSink,
+} from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -45,6 +55,7 @@ describe('analytics processor killed with SIGKILL at random moments, then replay
   });
 
   it('ends with the tables of an uninterrupted run, and scripts/replay rebuilds the same tables', async () => {
+    await isolateTopics();
     api = await startTestApi();
     const { projectId, keys } = await newProject(['events:write']);
     const { events, answers } = simulate(defaultOptions(11, 120, 4));

@@ -4,7 +4,16 @@ import type { RunningApi } from '../../api/server.js';
 import { topicName } from '../../lib/topics.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { call, closeServices, errorOf, newProject, services, startTestApi, waitForSink } from './helpers.js';
+import {
+  call,
+  closeServices,
+  errorOf,
+  isolateTopics,
+  newProject,
+  services,
+  startTestApi,
+  waitForSink,
+} from './helpers.js';
 
 /**
  * One hand-made session with every kind of friction (answers worked out by hand in the
@@ -48,6 +57,7 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     }));
 
   before(async () => {
+    await isolateTopics();
     api = await startTestApi();
     sinks = await startProcessors(services(), ['analytics']);
     const project = await newProject(['events:write', 'admin'], ['analytics:read']);

@@ -9,7 +9,7 @@ import { loadConfig } from '../../lib/config.js';
 import { dumpSchema } from '../../lib/schema-dump.js';
 import { topicName } from '../../lib/topics.js';
 import type { RunningApi } from '../../api/server.js';
-import { call, closeServices, newProject, startTestApi } from './helpers.js';
+import { call, closeServices, isolateTopics, newProject, startTestApi } from './helpers.js';
 
 const run = promisify(execFile);
 const tsx = (script: string, args: string[]) =>
@@ -18,6 +18,7 @@ const tsx = (script: string, args: string[]) =>
 describe('command-line tools', () => {
   let api: RunningApi;
   before(async () => {
+    await isolateTopics();
     api = await startTestApi();
   });
   after(async () => {

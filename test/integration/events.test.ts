@@ -9,6 +9,7 @@ import {
   closeServices,
   count,
   errorOf,
+  isolateTopics,
   newProject,
   services,
   startTestApi,
@@ -24,6 +25,7 @@ describe('ingest → Kafka → raw-sink → raw_events', () => {
   let readKey: string;
 
   before(async () => {
+    await isolateTopics();
     api = await startTestApi();
     sinks = await startProcessors(services(), ['raw-sink']);
     const project = await newProject(['events:write'], ['analytics:read']);

@@ -3,7 +3,7 @@ import { type RunningApi, startApi } from '../../api/server.js';
 import { type Scope, createKey, ensureProject } from '../../lib/api-keys.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/log.js';
-import { type Services, connectServices } from '../../lib/services.js';
+import { type Services, connectServices, prepare } from '../../lib/services.js';
 
 let shared: Services | undefined;
 
@@ -105,4 +105,16 @@ export async function waitForSink(processor: string, topic: string, timeoutMs = 
   } finally {
     await admin.disconnect();
   }
+}
+
+let isolated = 0;
+
+/**
+ * Gives the calling test file topics (and so consumer offsets) of its own, so its processors
+ * never wade through the events of the files before it. Call first in `before`; everything
+ * started afterwards (API, processors, child processes) uses them.
+ */
+export async function isolateTopics(): Promise<void> {
+  process.env.PI_TOPIC_NAMESPACE = `${process.env.PI_TEST_RUN}-${process.pid}-${++isolated}`;
+  await prepare(services());
 }

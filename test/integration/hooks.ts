@@ -9,7 +9,6 @@ import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
 import { createKafka } from '../../lib/kafka.js';
 import { createLogger } from '../../lib/log.js';
 import { connectServices, prepare } from '../../lib/services.js';
-import { namespace } from '../../lib/topics.js';
 import { stackDown, stackStatus, stackUp } from '../../scripts/local-stack/stack.js';
 
 let startedByTests: Awaited<ReturnType<typeof stackUp>> = [];
@@ -27,7 +26,8 @@ export async function mochaGlobalSetup(): Promise<void> {
   await admin.end();
 
   process.env.DATABASE_URL = withDatabase(base.databaseUrl, testDb);
-  process.env.PI_TOPIC_NAMESPACE = `test-${Date.now().toString(36)}`;
+  process.env.PI_TEST_RUN = `test-${Date.now().toString(36)}`;
+  process.env.PI_TOPIC_NAMESPACE = process.env.PI_TEST_RUN;
   process.env.LOG_LEVEL ??= 'warn';
   const config = loadConfig();
   const services = connectServices(config, createLogger('warn'), 2);
@@ -39,7 +39,7 @@ export async function mochaGlobalTeardown(): Promise<void> {
   const config = loadConfig();
   const admin = createKafka(config, createLogger('error')).admin();
   await admin.connect();
-  const ours = (await admin.listTopics()).filter((t) => t.startsWith(namespace()));
+  const ours = (await admin.listTopics()).filter((t) => t.startsWith(process.env.PI_TEST_RUN!));
   if (ours.length > 0) await admin.deleteTopics({ topics: ours });
   await admin.disconnect();
   await stackDown(config, (m) => console.error(`[stack] ${m}`), startedByTests);

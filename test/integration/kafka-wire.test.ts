@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { topicName } from '../../lib/topics.js';
-import { call, closeServices, newProject, startTestApi, waitFor } from './helpers.js';
+import { call, closeServices, isolateTopics, newProject, startTestApi, waitFor } from './helpers.js';
 
 describe('pi.events.v1 on the wire', () => {
   let api: RunningApi;
@@ -15,6 +15,7 @@ describe('pi.events.v1 on the wire', () => {
   });
 
   it('decodes with a plain kafkajs consumer and the registry to the posted event', async () => {
+    await isolateTopics();
     api = await startTestApi();
     const {
       projectId,

@@ -4,7 +4,16 @@ import crypto from 'node:crypto';
 import { once } from 'node:events';
 import type { RunningApi } from '../../api/server.js';
 import { topicName } from '../../lib/topics.js';
-import { call, closeServices, count, newProject, startTestApi, waitFor, waitForSink } from './helpers.js';
+import {
+  call,
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  startTestApi,
+  waitFor,
+  waitForSink,
+} from './helpers.js';
 
 /** The raw-sink in its own process, as in production (processors/main.ts --only raw-sink). */
 function startSinkProcess(): ChildProcess {
@@ -28,6 +37,7 @@ describe('raw-sink killed with SIGKILL mid-load', () => {
   });
 
   it('ends with exactly 20,000 rows: no loss, no duplicates', async () => {
+    await isolateTopics();
     api = await startTestApi();
     const {
       projectId,

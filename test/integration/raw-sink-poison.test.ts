@@ -6,7 +6,7 @@ import { topicName } from '../../lib/topics.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { closeServices, count, newProject, services, waitForSink } from './helpers.js';
+import { closeServices, count, isolateTopics, newProject, services, waitForSink } from './helpers.js';
 
 describe('raw-sink and data Postgres refuses', () => {
   let sinks: RunningSink[] = [];
@@ -16,6 +16,7 @@ describe('raw-sink and data Postgres refuses', () => {
   });
 
   it('dead-letters the refused messages and stores the rest of the batch', async () => {
+    await isolateTopics();
     const { projectId } = await newProject();
     const { kafka, registry } = services();
     const schemaId = await registerValueSchema(registry, 'events');

@@ -5,7 +5,16 @@ import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import type { Simulation } from '../../scripts/simulate/generator.js';
-import { call, closeServices, count, newProject, services, startTestApi, waitForSink } from './helpers.js';
+import {
+  call,
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  services,
+  startTestApi,
+  waitForSink,
+} from './helpers.js';
 
 const close = (actual: unknown, expected: number, what: string) =>
   assert.ok(
@@ -21,6 +30,7 @@ describe("the simulator's answers equal the API's", () => {
   let simulation: Simulation;
 
   before(async () => {
+    await isolateTopics();
     api = await startTestApi();
     sinks = await startProcessors(services(), ['analytics']);
     const project = await newProject(['events:write'], ['analytics:read']);

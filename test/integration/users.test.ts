@@ -12,6 +12,7 @@ import {
   closeServices,
   count,
   errorOf,
+  isolateTopics,
   newProject,
   services,
   startTestApi,
@@ -59,6 +60,7 @@ describe('users API', () => {
   let writer: string;
 
   before(async () => {
+    await isolateTopics();
     api = await startTestApi();
     sinks = await startProcessors(services(), ['raw-sink']);
     const project = await newProject(['admin'], ['events:write']);
