@@ -14,7 +14,7 @@ export const DEFAULT_ANALYTICS = {
     minClicks: 3,
     /** … each at most this long after the previous (PostHog, Mixpanel) … */
     maxIntervalMs: 1000,
-    /** … and at most this far from the first when coordinates are sent. */
+    /** … and at most this far from the previous click when both carry coordinates (posthog-js). */
     maxDistancePx: 30,
     /** element_type values whose repeated clicks are text selection, not rage. */
     selectionTypes: ['text', 'paragraph', 'heading', 'label'],

@@ -167,7 +167,7 @@ async function featureDetail(db: Pool, ctx: Context) {
   // Visibility by the user's tenure on the day of the session (all time).
   const { rows: tenure } = await db.query<{ fw_s: number; fw_v: number; m2_s: number; m2_v: number }>(
     `with days as (
-       select d.user_id, d.day, d.sessions, (d.day - m.first_seen_at::date) as age
+       select d.user_id, d.day, d.sessions, (d.day - (m.first_seen_at at time zone 'utc')::date) as age
        from user_daily d join user_metrics m on m.project_id = d.project_id and m.user_id = d.user_id
        where d.project_id = $1
      )

@@ -1,5 +1,6 @@
 import { type AnalyticsEvent, prop } from '../analytics/event.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
+import { contextOf } from '../context/core.js';
 import type { Session } from '../sessionize/core.js';
 
 export const IMPRESSION = 'feature_impression';
@@ -69,7 +70,7 @@ export function sessionFeatures(session: Session, _config: AnalyticsConfig): Ses
     const context = prop.uiContext(event);
     if (event.event === IMPRESSION) {
       f.impressions++;
-      if (context.empty_state === true) f.empty_state_impressions++;
+      if (contextOf(event) === 'empty_state') f.empty_state_impressions++;
     } else {
       f.uses++;
       if (typeof context.data_volume === 'number' && Number.isFinite(context.data_volume)) {
