@@ -87,6 +87,18 @@ create table feature_users (
   constraint feature_users_pkey PRIMARY KEY (project_id, feature, user_id)
 );
 
+create table friction_alerts (
+  project_id uuid not null,
+  alert_id text not null,
+  page text not null,
+  day date not null,
+  friction_index double precision not null,
+  users_affected integer not null,
+  created_at timestamp with time zone not null default now(),
+  constraint friction_alerts_pkey PRIMARY KEY (project_id, alert_id),
+  constraint friction_alerts_project_id_page_day_key UNIQUE (project_id, page, day)
+);
+
 create table friction_element_daily (
   project_id uuid not null,
   page text not null,

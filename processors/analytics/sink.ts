@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { PoolClient } from '../../lib/db.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { type AnalyticsConfig, type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
@@ -73,15 +74,67 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
       } else touched.set(key, { projectId: row.project_id, userId: row.user_id, min: row.ms, max: row.ms });
     }
     const configs = new Map<string, AnalyticsConfig>();
+    const pageDays = new Map<string, { projectId: string; page: string; day: string }>();
     for (const t of [...touched.values()].sort(
       (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
     )) {
       let config = configs.get(t.projectId);
       if (!config) configs.set(t.projectId, (config = await projectConfig(client, t.projectId)));
-      await resessionize(client, t, config);
+      for (const c of await resessionize(client, t, config)) {
+        for (const p of c.pages)
+          pageDays.set(`${t.projectId}\u0000${p.page}\u0000${c.day}`, {
+            projectId: t.projectId,
+            page: p.page,
+            day: c.day,
+          });
+      }
     }
+    for (const pd of pageDays.values()) await raiseAlert(client, pd, configs.get(pd.projectId)!);
   },
 };
+
+/**
+ * One alert per page and day once the page's Friction Index that day reaches the threshold with
+ * enough users affected. Alerts are moments, not state: a replay does not raise them again.
+ */
+async function raiseAlert(
+  client: PoolClient,
+  pd: { projectId: string; page: string; day: string },
+  config: AnalyticsConfig,
+) {
+  const { rows } = await client.query<{
+    views: number;
+    clicks: number;
+    dead_clicks: number;
+    rage_clicks: number;
+    loop_views: number;
+    backtracks: number;
+    active_ms: number;
+    idle_ms: number;
+    users: number;
+  }>(
+    `select p.views, p.clicks, p.dead_clicks, p.rage_clicks, p.loop_views, p.backtracks, p.active_ms, p.idle_ms,
+            (select count(*)::int from friction_page_users u where u.project_id = $1 and u.page = $2 and u.day = $3) as users
+     from friction_page_daily p where p.project_id = $1 and p.page = $2 and p.day = $3`,
+    [pd.projectId, pd.page, pd.day],
+  );
+  const row = rows[0];
+  if (!row) return;
+  const index = frictionIndex(row, config.weights);
+  if (index < config.alerts.frictionIndex || row.users < config.alerts.minUsersAffected) return;
+  await client.query(
+    `insert into friction_alerts (project_id, alert_id, page, day, friction_index, users_affected)
+     values ($1, $2, $3, $4, $5, $6) on conflict (project_id, page, day) do nothing`,
+    [
+      pd.projectId,
+      `fa_${crypto.createHash('sha256').update(`${pd.page}\u0000${pd.day}`).digest('hex').slice(0, 20)}`,
+      pd.page,
+      pd.day,
+      index,
+      row.users,
+    ],
+  );
+}
 
 async function projectConfig(client: PoolClient, projectId: string): Promise<AnalyticsConfig> {
   const { rows } = await client.query<{ analytics: AnalyticsOverrides | null }>(
@@ -96,7 +149,7 @@ interface StoredSession {
   contribution: SessionContribution;
 }
 
-async function resessionize(client: PoolClient, t: Touched, config: AnalyticsConfig): Promise<void> {
+async function resessionize(client: PoolClient, t: Touched, config: AnalyticsConfig): Promise<SessionContribution[]> {
   const gap = config.session.gapMs;
   const { rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
     `select session_id, contribution,
@@ -168,6 +221,7 @@ async function resessionize(client: PoolClient, t: Touched, config: AnalyticsCon
   ];
   await refreshFeatureUsers(client, t, features);
   await refreshUserMetrics(client, t, config);
+  return fresh;
 }
 
 /** First sighting / first use of each touched feature by the user, over all their sessions. */

@@ -24,6 +24,7 @@ describe('analytics pipeline: sessions, friction, features and event context', (
   let sinks: RunningSink[];
   let write: string;
   let read: string;
+  let projectId: string;
   const T = Math.floor((Date.now() - 2 * 3600_000) / 1000) * 1000;
   const id = crypto.randomUUID();
 
@@ -62,6 +63,12 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     sinks = await startProcessors(services(), ['analytics']);
     const project = await newProject(['events:write', 'admin'], ['analytics:read']);
     [write, read] = project.keys as [string, string];
+    projectId = project.projectId;
+    // Per-project override: alert at a Friction Index of 0.3 with one user affected.
+    await services().db.query(
+      `update projects set settings = '{"analytics": {"alerts": {"frictionIndex": 0.3, "minUsersAffected": 1}}}' where project_id = $1`,
+      [projectId],
+    );
     await call(api, 'POST', '/users/identify', {
       key: write,
       json: { user_id: `u1-${id}`, properties: { plan: 'pro' } },
@@ -239,6 +246,20 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     });
     assert.equal((reply.body.recommendations as string[]).length, 3);
     assert.equal((await call(api, 'GET', '/analytics/context/events/never_sent', { key: read })).status, 404);
+  });
+
+  it('raises one friction alert per page and day over the project threshold', async () => {
+    const { rows } = await services().db.query<{ page: string; friction_index: number; users_affected: number }>(
+      'select page, friction_index, users_affected from friction_alerts where project_id = $1',
+      [projectId],
+    );
+    // The alert records the index at the moment it crossed (here after the first, late batch),
+    // once: later batches and the duplicate batch raise nothing more. /settings never reaches 0.3.
+    assert.deepEqual(
+      rows.map((r) => [r.page, r.users_affected]),
+      [['/home', 1]],
+    );
+    assert.ok(rows[0]!.friction_index >= 0.3);
   });
 
   it('keeps user metrics for cohorts', async () => {
