@@ -11,6 +11,7 @@ import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
 import { startProcessors } from '../processors/main.js';
 import { stackPath } from './local-stack/paths.js';
+import { defaultOptions, sendSimulation } from './simulate.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
 
 const DEMO_PROJECT = 'demo';
@@ -47,10 +48,21 @@ async function main(): Promise<void> {
       `  try: curl -s -X POST ${api.baseUrl}/events -H "Authorization: Bearer ${key}" \\`,
       `         -H 'Content-Type: application/json' -d '{"user_id":"u1","event":"page_view","properties":{"page":"/home"}}'`,
       '',
+      process.argv.includes('--simulate')
+        ? 'Sending simulated traffic to the demo project (scripts/simulate) …'
+        : 'Add --simulate (npm start -- --simulate) for a live demo with simulated traffic.',
       'Ctrl-C stops it.',
       '',
     ].join('\n'),
   );
+
+  if (process.argv.includes('--simulate')) {
+    const simulation = await sendSimulation(api.baseUrl, key, defaultOptions(Date.now() % 100_000, 60, 3));
+    console.log(
+      `Sent ${simulation.answers.events} events of ${simulation.answers.users} users; try ` +
+        `curl -s ${api.baseUrl}/analytics/friction -H "Authorization: Bearer ${key}"`,
+    );
+  }
 
   let stopping = false;
   const stop = async () => {

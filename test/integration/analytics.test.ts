@@ -7,6 +7,7 @@ import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
 import {
   call,
   closeServices,
+  count,
   errorOf,
   isolateTopics,
   newProject,
@@ -268,5 +269,45 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       [`u1-${id}`],
     );
     assert.deepEqual(rows, [{ events: 12, sessions: 1, days_active: 1, features_used: 1 }]);
+  });
+});
+
+describe('per-project session timeout', () => {
+  let api: RunningApi;
+  let sinks: RunningSink[];
+  before(async () => {
+    await isolateTopics();
+    api = await startTestApi();
+    sinks = await startProcessors(services(), ['analytics']);
+  });
+  after(async () => {
+    await api.close();
+    await Promise.all(sinks.map((s) => s.stop()));
+    await closeServices();
+  });
+
+  it('splits the same events by each project’s own gap', async () => {
+    const t0 = Date.now() - 3600_000;
+    // Four events 15 minutes apart: one session under the default 30-minute gap, four under 10 minutes.
+    const events = [0, 1, 2, 3].map((i) => ({
+      user_id: 'gap-user',
+      event: 'page_view',
+      properties: { page: `/p${i}` },
+      timestamp: new Date(t0 + i * 15 * 60_000).toISOString(),
+    }));
+    const sessions: number[] = [];
+    for (const gapMs of [undefined, 10 * 60_000]) {
+      const project = await newProject(['events:write']);
+      if (gapMs) {
+        await services().db.query(`update projects set settings = $2 where project_id = $1`, [
+          project.projectId,
+          { analytics: { session: { gapMs } } },
+        ]);
+      }
+      await call(api, 'POST', '/events/batch', { key: project.keys[0], json: { events } });
+      await waitForSink('analytics', topicName('events'));
+      sessions.push(await count('select 1 from sessions where project_id = $1', [project.projectId]));
+    }
+    assert.deepEqual(sessions, [1, 4]);
   });
 });
