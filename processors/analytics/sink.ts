@@ -7,7 +7,7 @@ import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { splitSessions } from '../sessionize/core.js';
 import { type SessionContribution, sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
-import { applyContribution } from './store.js';
+import { ContributionDeltas } from './store.js';
 
 interface Touched {
   projectId: string;
@@ -75,20 +75,32 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     }
     const configs = new Map<string, AnalyticsConfig>();
     const pageDays = new Map<string, { projectId: string; page: string; day: string }>();
-    for (const t of [...touched.values()].sort(
+    const deltas = new ContributionDeltas();
+    const features: { projectId: string; userId: string; feature: string }[] = [];
+    const writes: SessionWrites = { removed: [], added: [] };
+    const users = [...touched.values()].sort(
       (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
-    )) {
+    );
+    for (const t of users) {
       let config = configs.get(t.projectId);
       if (!config) configs.set(t.projectId, (config = await projectConfig(client, t.projectId)));
-      for (const c of await resessionize(client, t, config)) {
-        for (const p of c.pages)
+      const { fresh, touchedFeatures } = await resessionize(client, t, config, deltas, writes);
+      for (const feature of touchedFeatures) features.push({ projectId: t.projectId, userId: t.userId, feature });
+      for (const c of fresh) {
+        for (const p of c.pages) {
           pageDays.set(`${t.projectId}\u0000${p.page}\u0000${c.day}`, {
             projectId: t.projectId,
             page: p.page,
             day: c.day,
           });
+        }
       }
     }
+    // Sessions and daily tables first: the refreshes below read them.
+    await writeSessions(client, writes);
+    await deltas.apply(client);
+    await refreshFeatureUsers(client, features);
+    await refreshUserMetrics(client, users, configs);
     for (const pd of pageDays.values()) await raiseAlert(client, pd, configs.get(pd.projectId)!);
   },
 };
@@ -149,7 +161,14 @@ interface StoredSession {
   contribution: SessionContribution;
 }
 
-async function resessionize(client: PoolClient, t: Touched, config: AnalyticsConfig): Promise<SessionContribution[]> {
+/** Re-splits the user's sessions around the new events; the daily-table changes go to `deltas`. */
+async function resessionize(
+  client: PoolClient,
+  t: Touched,
+  config: AnalyticsConfig,
+  deltas: ContributionDeltas,
+  writes: SessionWrites,
+): Promise<{ fresh: SessionContribution[]; touchedFeatures: string[] }> {
   const gap = config.session.gapMs;
   const { rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
     `select session_id, contribution,
@@ -185,69 +204,107 @@ async function resessionize(client: PoolClient, t: Touched, config: AnalyticsCon
   }));
   const fresh = splitSessions(events, gap, config.session.maxMs).map((s) => sessionContribution(s, config));
 
-  for (const session of old) {
-    await applyContribution(client, t.projectId, session.contribution, -1);
-  }
-  if (old.length > 0) {
-    const ids = old.map((s) => s.session_id);
-    await client.query('delete from friction_signals where project_id = $1 and session_id = any($2)', [
-      t.projectId,
-      ids,
-    ]);
-    await client.query('delete from sessions where project_id = $1 and session_id = any($2)', [t.projectId, ids]);
-  }
+  for (const session of old) deltas.add(t.projectId, session.contribution, -1);
+  for (const session of old) writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
   for (const c of fresh) {
-    await applyContribution(client, t.projectId, c, 1);
-    await client.query(
-      `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
-       values ($1, $2, $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0), $7, $8)`,
-      [t.projectId, c.session_id, t.userId, c.day, c.started_at, c.ended_at, c.events, c],
-    );
-    if (c.signals.length > 0) {
-      await client.query(
-        `insert into friction_signals (project_id, signal_id, session_id, user_id, kind, page, element, at, count, timings_ms, message_ids)
-         select $1, s->>'signal_id', $2, $3, s->>'kind', s->>'page', s->>'element', to_timestamp((s->>'at')::bigint / 1000.0),
-                (s->>'count')::int, array(select jsonb_array_elements_text(s->'timings_ms'))::double precision[],
-                array(select jsonb_array_elements_text(s->'message_ids'))
-         from jsonb_array_elements($4::jsonb) s`,
-        [t.projectId, c.session_id, t.userId, JSON.stringify(c.signals)],
-      );
-    }
+    deltas.add(t.projectId, c, 1);
+    writes.added.push({ projectId: t.projectId, userId: t.userId, c });
   }
   const features = [
     ...new Set(
       [...old.flatMap((s) => s.contribution.features), ...fresh.flatMap((c) => c.features)].map((f) => f.feature),
     ),
   ];
-  await refreshFeatureUsers(client, t, features);
-  await refreshUserMetrics(client, t, config);
-  return fresh;
+  return { fresh, touchedFeatures: features };
 }
 
-/** First sighting / first use of each touched feature by the user, over all their sessions. */
-async function refreshFeatureUsers(client: PoolClient, t: Touched, features: string[]): Promise<void> {
-  if (features.length === 0) return;
-  await client.query('delete from feature_users where project_id = $1 and user_id = $2 and feature = any($3)', [
-    t.projectId,
-    t.userId,
-    features,
-  ]);
+interface SessionWrites {
+  removed: { projectId: string; sessionId: string }[];
+  added: { projectId: string; userId: string; c: SessionContribution }[];
+}
+
+/** Replaces the changed sessions and their signals, a statement per table for the whole batch. */
+async function writeSessions(client: PoolClient, writes: SessionWrites): Promise<void> {
+  if (writes.removed.length > 0) {
+    const keys = [writes.removed.map((r) => r.projectId), writes.removed.map((r) => r.sessionId)];
+    for (const table of ['friction_signals', 'sessions']) {
+      await client.query(
+        `delete from ${table} t using unnest($1::uuid[], $2::text[]) as u(project_id, session_id)
+         where t.project_id = u.project_id and t.session_id = u.session_id`,
+        keys,
+      );
+    }
+  }
+  if (writes.added.length === 0) return;
+  const added = writes.added;
   await client.query(
-    `insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
-     select $1, f->>'feature', $2,
-            to_timestamp(min((f->>'first_seen_at')::bigint) / 1000.0),
-            to_timestamp(min((f->>'first_used_at')::bigint) / 1000.0),
-            (array_agg(f->>'first_use_source' order by (f->>'first_used_at')::bigint nulls last, s.session_id))[1]
-     from sessions s, jsonb_array_elements(s.contribution->'features') f
-     where s.project_id = $1 and s.user_id = $2 and f->>'feature' = any($3)
-     group by f->>'feature'`,
-    [t.projectId, t.userId, features],
+    `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
+     select u.project_id, u.session_id, u.user_id, u.day, to_timestamp(u.started / 1000.0), to_timestamp(u.ended / 1000.0),
+            u.events, u.contribution
+     from unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::bigint[], $6::bigint[], $7::int[], $8::jsonb[])
+       as u(project_id, session_id, user_id, day, started, ended, events, contribution)`,
+    [
+      added.map((a) => a.projectId),
+      added.map((a) => a.c.session_id),
+      added.map((a) => a.userId),
+      added.map((a) => a.c.day),
+      added.map((a) => a.c.started_at),
+      added.map((a) => a.c.ended_at),
+      added.map((a) => a.c.events),
+      added.map((a) => JSON.stringify(a.c)),
+    ],
+  );
+  const signals = added.flatMap((a) =>
+    a.c.signals.map((sig) => ({ ...sig, project_id: a.projectId, session_id: a.c.session_id, user_id: a.userId })),
+  );
+  if (signals.length === 0) return;
+  await client.query(
+    `insert into friction_signals (project_id, signal_id, session_id, user_id, kind, page, element, at, count, timings_ms, message_ids)
+     select (s->>'project_id')::uuid, s->>'signal_id', s->>'session_id', s->>'user_id', s->>'kind', s->>'page', s->>'element',
+            to_timestamp((s->>'at')::bigint / 1000.0), (s->>'count')::int,
+            array(select jsonb_array_elements_text(s->'timings_ms'))::double precision[],
+            array(select jsonb_array_elements_text(s->'message_ids'))
+     from jsonb_array_elements($1::jsonb) s`,
+    [JSON.stringify(signals)],
   );
 }
 
-/** The user's row of user_metrics (cohort criteria are evaluated over it). */
-async function refreshUserMetrics(client: PoolClient, t: Touched, config: AnalyticsConfig): Promise<void> {
+/** First sighting / first use of each touched (user, feature), over all the user's sessions. */
+async function refreshFeatureUsers(
+  client: PoolClient,
+  pairs: { projectId: string; userId: string; feature: string }[],
+): Promise<void> {
+  if (pairs.length === 0) return;
+  const params = [pairs.map((p) => p.projectId), pairs.map((p) => p.userId), pairs.map((p) => p.feature)];
+  await client.query(
+    `delete from feature_users f using unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
+     where f.project_id = u.project_id and f.user_id = u.user_id and f.feature = u.feature`,
+    params,
+  );
+  await client.query(
+    `insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
+     select u.project_id, u.feature, u.user_id,
+            to_timestamp(min((f->>'first_seen_at')::bigint) / 1000.0),
+            to_timestamp(min((f->>'first_used_at')::bigint) / 1000.0),
+            (array_agg(f->>'first_use_source' order by (f->>'first_used_at')::bigint nulls last, s.session_id))[1]
+     from unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
+     join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
+     cross join lateral jsonb_array_elements(s.contribution->'features') f
+     where f->>'feature' = u.feature
+     group by u.project_id, u.user_id, u.feature`,
+    params,
+  );
+}
+
+/** The touched users' rows of user_metrics (cohort criteria are evaluated over them), in one statement. */
+async function refreshUserMetrics(
+  client: PoolClient,
+  users: Touched[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<void> {
   const { rows: friction } = await client.query<{
+    project_id: string;
+    user_id: string;
     views: number;
     clicks: number;
     dead_clicks: number;
@@ -256,22 +313,37 @@ async function refreshUserMetrics(client: PoolClient, t: Touched, config: Analyt
     backtracks: number;
     active_ms: number;
     idle_ms: number;
-  }>('select * from user_friction where project_id = $1 and user_id = $2', [t.projectId, t.userId]);
-  const index = friction[0] ? frictionIndex(friction[0], config.weights) : null;
+  }>(
+    `select f.* from user_friction f join unnest($1::uuid[], $2::text[]) as u(project_id, user_id)
+       on f.project_id = u.project_id and f.user_id = u.user_id`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId)],
+  );
+  const index = new Map(
+    friction.map((f) => [`${f.project_id}\u0000${f.user_id}`, frictionIndex(f, configs.get(f.project_id)!.weights)]),
+  );
   await client.query(
     `insert into user_metrics (project_id, user_id, events, days_active, sessions, features_used, avg_session_seconds,
                                friction_index, first_seen_at, last_seen_at)
-     select $1, $2, coalesce(sum(d.events), 0), count(*), coalesce(sum(d.sessions), 0),
-            (select count(*) from feature_users f where f.project_id = $1 and f.user_id = $2 and f.first_used_at is not null),
-            case when sum(d.sessions) > 0 then sum(d.duration_ms) / 1000.0 / sum(d.sessions) end,
-            $3,
-            (select min(started_at) from sessions where project_id = $1 and user_id = $2),
-            (select max(ended_at) from sessions where project_id = $1 and user_id = $2)
-     from user_daily d where d.project_id = $1 and d.user_id = $2
+     select u.project_id, u.user_id, coalesce(d.events, 0), coalesce(d.days, 0), coalesce(d.sessions, 0),
+            (select count(*) from feature_users f
+             where f.project_id = u.project_id and f.user_id = u.user_id and f.first_used_at is not null),
+            case when d.sessions > 0 then d.duration_ms / 1000.0 / d.sessions end,
+            u.friction_index,
+            (select min(started_at) from sessions s where s.project_id = u.project_id and s.user_id = u.user_id),
+            (select max(ended_at) from sessions s where s.project_id = u.project_id and s.user_id = u.user_id)
+     from unnest($1::uuid[], $2::text[], $3::float8[]) as u(project_id, user_id, friction_index)
+     left join lateral (
+       select sum(events)::int as events, count(*)::int as days, sum(sessions)::int as sessions, sum(duration_ms) as duration_ms
+       from user_daily where project_id = u.project_id and user_id = u.user_id
+     ) d on true
      on conflict (project_id, user_id) do update set
        events = excluded.events, days_active = excluded.days_active, sessions = excluded.sessions,
        features_used = excluded.features_used, avg_session_seconds = excluded.avg_session_seconds,
        friction_index = excluded.friction_index, first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at`,
-    [t.projectId, t.userId, index],
+    [
+      users.map((u) => u.projectId),
+      users.map((u) => u.userId),
+      users.map((u) => index.get(`${u.projectId}\u0000${u.userId}`) ?? null),
+    ],
   );
 }

@@ -157,38 +157,55 @@ const TABLES: AdditiveTable[] = [
 ];
 
 /**
- * Adds (sign 1) or subtracts (sign −1) a session's contribution to every daily table in one
- * statement per table; rows whose values all fall to zero are removed, so the tables equal the
- * sum over the current sessions exactly (live, replayed or recovered after a crash).
+ * Signed sums of session contributions per row of every daily table: a batch subtracts the old
+ * contributions of the sessions it changed and adds the new ones, and only the net change is
+ * written — one upsert per table for the whole batch, then rows whose values all fell to zero
+ * are removed. The tables therefore equal the sum over the current sessions exactly (live,
+ * replayed or recovered after a crash).
  */
-export async function applyContribution(
-  client: PoolClient,
-  projectId: string,
-  contribution: SessionContribution,
-  sign: 1 | -1,
-): Promise<void> {
-  for (const spec of TABLES) {
-    const rows = spec.rows(contribution);
-    if (rows.length === 0) continue;
-    const columns = [...spec.keys, ...spec.values];
-    const params = columns.map(([name]) => rows.map((r) => r[name]));
-    const names = columns.map(([name]) => name);
-    const keyNames = spec.keys.map(([name]) => name);
-    const unnest = columns.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ');
-    await client.query(
-      `insert into ${spec.table} (project_id, ${names.join(', ')})
-       select $1, ${spec.keys.map(([n]) => `u.${n}`).join(', ')}, ${spec.values.map(([n]) => `${sign} * u.${n}`).join(', ')}
-       from unnest(${unnest}) as u(${names.join(', ')})
-       on conflict (project_id, ${keyNames.join(', ')}) do update set
-         ${spec.values.map(([n]) => `${n} = ${spec.table}.${n} + excluded.${n}`).join(', ')}`,
-      [projectId, ...params],
-    );
-    if (sign === -1) {
+export class ContributionDeltas {
+  private readonly rows = new Map<AdditiveTable, Map<string, Record<string, unknown>>>();
+
+  add(projectId: string, contribution: SessionContribution, sign: 1 | -1): void {
+    for (const spec of TABLES) {
+      let table = this.rows.get(spec);
+      if (!table) this.rows.set(spec, (table = new Map<string, Record<string, unknown>>()));
+      for (const row of spec.rows(contribution)) {
+        const key = JSON.stringify([projectId, ...spec.keys.map(([name]) => row[name])]);
+        let sum = table.get(key);
+        if (!sum) {
+          sum = { project_id: projectId, ...Object.fromEntries(spec.keys.map(([name]) => [name, row[name]])) };
+          for (const [name] of spec.values) sum[name] = 0;
+          table.set(key, sum);
+        }
+        for (const [name] of spec.values) sum[name] = (sum[name] as number) + sign * (row[name] as number);
+      }
+    }
+  }
+
+  async apply(client: PoolClient): Promise<void> {
+    for (const [spec, table] of this.rows) {
+      // Identical old and new contributions cancel out: nothing to write.
+      const rows = [...table.values()].filter((r) => spec.values.some(([name]) => Math.abs(r[name] as number) > 1e-12));
+      if (rows.length === 0) continue;
+      const columns: [string, string][] = [['project_id', 'uuid'], ...spec.keys, ...spec.values];
+      const names = columns.map(([name]) => name);
+      const keyNames = ['project_id', ...spec.keys.map(([name]) => name)];
       await client.query(
-        `delete from ${spec.table} t using unnest(${spec.keys.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')}) as u(${keyNames.join(', ')})
-         where t.project_id = $1 and ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')}
+        `insert into ${spec.table} (${names.join(', ')})
+         select ${names.map((n) => `u.${n}`).join(', ')}
+         from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${names.join(', ')})
+         on conflict (${keyNames.join(', ')}) do update set
+           ${spec.values.map(([n]) => `${n} = ${spec.table}.${n} + excluded.${n}`).join(', ')}`,
+        columns.map(([name]) => rows.map((r) => r[name])),
+      );
+      const keyColumns: [string, string][] = [['project_id', 'uuid'], ...spec.keys];
+      await client.query(
+        `delete from ${spec.table} t
+         using unnest(${keyColumns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${keyNames.join(', ')})
+         where ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')}
            and ${spec.values.map(([n, type]) => (type === dbl ? `abs(t.${n}) < 1e-9` : `t.${n} = 0`)).join(' and ')}`,
-        [projectId, ...spec.keys.map(([name]) => rows.map((r) => r[name]))],
+        keyColumns.map(([name]) => rows.map((r) => r[name])),
       );
     }
   }
