@@ -1,40 +1,9 @@
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
-import { type EventOccurrence, sessionOccurrences } from '../context/core.js';
-import { type SessionFeatureFacts, sessionFeatures } from '../features/core.js';
-import { type ElementFacts, type PageFacts, analyseSessionFriction } from '../friction/core.js';
-import type { FrictionSignal } from '../friction/signal.js';
+import type { ContextFacts, SessionContribution } from '../../lib/session-contribution.js';
+import { sessionOccurrences } from '../context/core.js';
+import { sessionFeatures } from '../features/core.js';
+import { analyseSessionFriction } from '../friction/core.js';
 import type { Session } from '../sessionize/core.js';
-
-export interface ContextFacts {
-  event: string;
-  context: EventOccurrence['context'];
-  count: number;
-  successes: number;
-  dead_click: number;
-  rage_click: number;
-  confusion_loop: number;
-  backtrack: number;
-}
-
-/**
- * Everything one session adds to the materialized tables. Stored with the session, so when a
- * late event changes the session the old contribution is subtracted and the new one added:
- * the tables are always the sum over the current sessions, whatever the arrival order.
- */
-export interface SessionContribution {
-  session_id: string;
-  user_id: string;
-  /** UTC day (YYYY-MM-DD) of the session's start; every fact is counted on that day */
-  day: string;
-  started_at: number;
-  ended_at: number;
-  events: number;
-  pages: (PageFacts & { page: string })[];
-  elements: (ElementFacts & { page: string; element: string })[];
-  features: SessionFeatureFacts[];
-  contexts: ContextFacts[];
-  signals: FrictionSignal[];
-}
 
 export function sessionContribution(session: Session, config: AnalyticsConfig): SessionContribution {
   const friction = analyseSessionFriction(session, config, true);

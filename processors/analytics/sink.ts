@@ -1,3 +1,4 @@
+import type { SessionContribution } from '../../lib/session-contribution.js';
 import crypto from 'node:crypto';
 import type { PoolClient } from '../../lib/db.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
@@ -5,9 +6,10 @@ import { type AnalyticsConfig, type AnalyticsOverrides, analyticsConfig } from '
 import { frictionIndex } from '../../lib/friction-index.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { splitSessions } from '../sessionize/core.js';
-import { type SessionContribution, sessionContribution } from './contribution.js';
+import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
-import { ContributionDeltas } from './store.js';
+import { ContributionDeltas } from '../../lib/contribution-store.js';
+import { lockUser } from '../../lib/user-data.js';
 
 interface Touched {
   projectId: string;
@@ -169,6 +171,7 @@ async function resessionize(
   deltas: ContributionDeltas,
   writes: SessionWrites,
 ): Promise<{ fresh: SessionContribution[]; touchedFeatures: string[] }> {
+  await lockUser(client, t.projectId, t.userId);
   const gap = config.session.gapMs;
   const { rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
     `select session_id, contribution,

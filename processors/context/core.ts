@@ -1,9 +1,7 @@
+import type { FrictionSignal, ContextKind } from '../../lib/session-contribution.js';
 import { type AnalyticsEvent, prop } from '../analytics/event.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
-import type { FrictionSignal } from '../friction/signal.js';
 import type { Session } from '../sessionize/core.js';
-
-export type ContextKind = 'with_data_present' | 'empty_state';
 
 /** One occurrence of a named event, judged in its UI context. */
 export interface EventOccurrence {

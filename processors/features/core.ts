@@ -1,3 +1,4 @@
+import type { SessionFeatureFacts, DiscoveryMethod } from '../../lib/session-contribution.js';
 import { type AnalyticsEvent, prop } from '../analytics/event.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import { contextOf } from '../context/core.js';
@@ -5,24 +6,6 @@ import type { Session } from '../sessionize/core.js';
 
 export const IMPRESSION = 'feature_impression';
 export const USE = 'feature_used';
-
-/** What one session says about one feature. */
-export interface SessionFeatureFacts {
-  feature: string;
-  impressions: number;
-  uses: number;
-  /** impressions shown while the UI was in an empty state */
-  empty_state_impressions: number;
-  /** Σ and count of ui_context.data_volume on uses that carry it */
-  data_volume_sum: number;
-  data_volume_n: number;
-  first_seen_at: number;
-  first_used_at: number | null;
-  /** how the first use of the session came about (classifyDiscovery) */
-  first_use_source: DiscoveryMethod | null;
-}
-
-export type DiscoveryMethod = 'browsing' | 'power_user_exploration' | 'recommendation' | 'documentation';
 
 const RECOMMENDATION = new Set(['recommendation', 'hint', 'tooltip', 'walkthrough', 'intervention', 'nudge']);
 const DOCUMENTATION = new Set(['documentation', 'docs', 'help', 'help_center']);

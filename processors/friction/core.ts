@@ -1,3 +1,4 @@
+import type { FrictionSignal, PageFacts, ElementFacts } from '../../lib/session-contribution.js';
 import { type AnalyticsEvent, isClick, isPageView, prop } from '../analytics/event.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import type { Session } from '../sessionize/core.js';
@@ -6,33 +7,7 @@ import { detectDeadClicks } from './detectors/dead.js';
 import { detectIdle } from './detectors/idle.js';
 import { detectLoops } from './detectors/loop.js';
 import { detectRageClicks } from './detectors/rage.js';
-import { type FrictionSignal, navigation, pagesOf } from './signal.js';
-
-/** What one session contributes to a page's Friction Index. */
-export interface PageFacts {
-  views: number;
-  clicks: number;
-  dead_clicks: number;
-  /** clicks that belong to a rage burst */
-  rage_clicks: number;
-  rage_episodes: number;
-  loops: number;
-  /** views of the page that are part of a loop */
-  loop_views: number;
-  backtracks: number;
-  /** Σ min(gap, cap) over the gaps that start on the page */
-  active_ms: number;
-  /** the same over gaps longer than the idle threshold */
-  idle_ms: number;
-  idle_gaps: number;
-}
-
-export interface ElementFacts {
-  clicks: number;
-  dead_clicks: number;
-  rage_clicks: number;
-  rage_episodes: number;
-}
+import { navigation, pagesOf } from './signal.js';
 
 export interface SessionFriction {
   signals: FrictionSignal[];

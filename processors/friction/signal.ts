@@ -1,24 +1,6 @@
+import type { SignalKind, FrictionSignal } from '../../lib/session-contribution.js';
 import crypto from 'node:crypto';
 import type { AnalyticsEvent } from '../analytics/event.js';
-
-export type SignalKind = 'rage_click' | 'dead_click' | 'confusion_loop' | 'backtrack' | 'idle';
-
-/** One friction episode, with the raw timings it was judged on (thresholds can be re-tuned by replay). */
-export interface FrictionSignal {
-  /** Deterministic: session, kind and first event — a re-run replaces, never duplicates. */
-  signal_id: string;
-  kind: SignalKind;
-  page: string | null;
-  element: string | null;
-  /** epoch ms of the first event of the episode */
-  at: number;
-  /** rage: intervals between clicks; dead: response delay (or gap to the next event); idle: the gap;
-   *  backtrack: time on the page left; loop: times between the alternating views */
-  timings_ms: number[];
-  /** clicks in a burst, views in a loop, 1 otherwise */
-  count: number;
-  message_ids: string[];
-}
 
 export function signal(
   sessionId: string,

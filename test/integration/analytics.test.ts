@@ -263,6 +263,22 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     assert.ok(rows[0]!.friction_index >= 0.3);
   });
 
+  it('erasing a user takes their share out of the anonymous daily tables too', async () => {
+    const sums = async () => {
+      const { rows } = await services().db.query<{ views: number; impressions: number; sessions: number }>(
+        `select (select coalesce(sum(views), 0)::int from friction_page_daily where project_id = $1 and page = '/home') as views,
+                (select coalesce(sum(count), 0)::int from event_context_daily where project_id = $1 and event = 'feature_impression') as impressions,
+                (select coalesce(sum(sessions), 0)::int from user_daily where project_id = $1) as sessions`,
+        [projectId],
+      );
+      return rows[0];
+    };
+    assert.deepEqual(await sums(), { views: 3, impressions: 3, sessions: 2 });
+    assert.equal((await call(api, 'DELETE', `/users/u2-${id}`, { key: write })).status, 200);
+    // u2 had one view of /home, two impressions and one session.
+    assert.deepEqual(await sums(), { views: 2, impressions: 1, sessions: 1 });
+  });
+
   it('keeps user metrics for cohorts', async () => {
     const { rows } = await services().db.query(
       'select events, sessions, days_active, features_used from user_metrics where user_id = $1',

@@ -1,16 +1,17 @@
+import type { FrictionSignal, PageFacts } from '../../lib/session-contribution.js';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { type AnalyticsEvent, isPageView, prop } from '../../processors/analytics/event.js';
 import { DEFAULT_ANALYTICS, analyticsConfig } from '../../lib/analytics-config.js';
-import { analyseSessionFriction, type PageFacts } from '../../processors/friction/core.js';
+import { analyseSessionFriction } from '../../processors/friction/core.js';
 import { detectBacktracks } from '../../processors/friction/detectors/backtrack.js';
 import { detectDeadClicks } from '../../processors/friction/detectors/dead.js';
 import { detectIdle } from '../../processors/friction/detectors/idle.js';
 import { detectLoops } from '../../processors/friction/detectors/loop.js';
 import { detectRageClicks } from '../../processors/friction/detectors/rage.js';
 import { frictionIndex, frictionRates, type FrictionTotals } from '../../lib/friction-index.js';
-import { type FrictionSignal, navigation, pagesOf } from '../../processors/friction/signal.js';
+import { navigation, pagesOf } from '../../processors/friction/signal.js';
 import type { Session } from '../../processors/sessionize/core.js';
 
 const config = analyticsConfig();

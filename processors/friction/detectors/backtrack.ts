@@ -1,6 +1,7 @@
+import type { FrictionSignal } from '../../../lib/session-contribution.js';
 import type { AnalyticsEvent } from '../../analytics/event.js';
 import type { AnalyticsConfig } from '../../../lib/analytics-config.js';
-import { type FrictionSignal, signal } from '../signal.js';
+import { signal } from '../signal.js';
 
 /**
  * Backtracking (Clarity's "quick back"): A → B → A with the return to A at most maxMs after

@@ -1,6 +1,7 @@
+import type { FrictionSignal } from '../../../lib/session-contribution.js';
 import { type AnalyticsEvent, isClick, prop } from '../../analytics/event.js';
 import type { AnalyticsConfig } from '../../../lib/analytics-config.js';
-import { type FrictionSignal, signal } from '../signal.js';
+import { signal } from '../signal.js';
 
 /**
  * Dead clicks: a click the client marks `ui_response: false` (timing: its `ui_response_ms` when

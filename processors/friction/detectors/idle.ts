@@ -1,6 +1,7 @@
+import type { FrictionSignal } from '../../../lib/session-contribution.js';
 import type { AnalyticsEvent } from '../../analytics/event.js';
 import type { AnalyticsConfig } from '../../../lib/analytics-config.js';
-import { type FrictionSignal, signal } from '../signal.js';
+import { signal } from '../signal.js';
 
 /** Idle time: a gap longer than minGapMs between consecutive events of a session, on the page of the earlier one. */
 export function detectIdle(

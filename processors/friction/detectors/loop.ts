@@ -1,6 +1,7 @@
+import type { FrictionSignal } from '../../../lib/session-contribution.js';
 import type { AnalyticsEvent } from '../../analytics/event.js';
 import type { AnalyticsConfig } from '../../../lib/analytics-config.js';
-import { type FrictionSignal, signal } from '../signal.js';
+import { signal } from '../signal.js';
 
 /**
  * Confusion loops: page views alternating between two pages, A→B→A→B, at least

@@ -1,5 +1,5 @@
-import type { PoolClient } from '../../lib/db.js';
-import type { SessionContribution } from './contribution.js';
+import type { SessionContribution } from './session-contribution.js';
+import type { PoolClient } from './db.js';
 
 /** An additive daily table: key columns, summed value columns and their SQL types. */
 interface AdditiveTable {
