@@ -173,15 +173,23 @@ async function resessionize(
 ): Promise<{ fresh: SessionContribution[]; touchedFeatures: string[] }> {
   await lockUser(client, t.projectId, t.userId);
   const gap = config.session.gapMs;
-  const { rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
-    `select session_id, contribution,
-            (extract(epoch from started_at) * 1000)::bigint as started, (extract(epoch from ended_at) * 1000)::bigint as ended
-     from sessions where project_id = $1 and user_id = $2
-       and ended_at > to_timestamp($3 / 1000.0) and started_at < to_timestamp($4 / 1000.0)`,
-    [t.projectId, t.userId, t.min - gap, t.max + gap],
-  );
-  const lo = Math.min(t.min, ...old.map((s) => s.started));
-  const hi = Math.max(t.max, ...old.map((s) => s.ended));
+  // The stored sessions within a gap of the new events, widened until stable: a session cut at
+  // the 24 h limit is followed by its continuation less than a gap later, and a late event that
+  // moves the cut must re-split the whole chain.
+  let [lo, hi] = [t.min, t.max];
+  let old: (StoredSession & { started: number; ended: number })[];
+  for (;;) {
+    ({ rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
+      `select session_id, contribution,
+              (extract(epoch from started_at) * 1000)::bigint as started, (extract(epoch from ended_at) * 1000)::bigint as ended
+       from sessions where project_id = $1 and user_id = $2
+         and ended_at > to_timestamp($3 / 1000.0) and started_at < to_timestamp($4 / 1000.0)`,
+      [t.projectId, t.userId, lo - gap, hi + gap],
+    ));
+    const [wider, higher] = [Math.min(lo, ...old.map((s) => s.started)), Math.max(hi, ...old.map((s) => s.ended))];
+    if (wider === lo && higher === hi) break;
+    [lo, hi] = [wider, higher];
+  }
   const { rows: stored } = await client.query<{
     message_id: string;
     ts: number;

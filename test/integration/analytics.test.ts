@@ -326,4 +326,36 @@ describe('per-project session timeout', () => {
     }
     assert.deepEqual(sessions, [1, 4]);
   });
+
+  it('re-splits a whole chain of 24 h-cut sessions when a late event moves the cuts', async () => {
+    const project = await newProject(['events:write']);
+    // A 60 s session limit stands in for 24 h, and a 5 min gap for 30 min.
+    await services().db.query(`update projects set settings = $2 where project_id = $1`, [
+      project.projectId,
+      { analytics: { session: { maxMs: 60_000, gapMs: 300_000 } } },
+    ]);
+    const t0 = Date.now() - 3600_000;
+    const event = (s: number) => ({
+      user_id: 'chain-user',
+      event: 'page_view',
+      properties: { page: '/p' },
+      timestamp: new Date(t0 + s * 1000).toISOString(),
+      message_id: `chain-${s}`,
+    });
+    const starts = async () => {
+      await waitForSink('analytics', topicName('events'));
+      const { rows } = await services().db.query<{ s: number }>(
+        `select (extract(epoch from started_at) * 1000)::bigint - $2 as s from sessions where project_id = $1 order by 1`,
+        [project.projectId, t0],
+      );
+      return rows.map((r) => Number(r.s) / 1000);
+    };
+    // Every 20 s from 0 to 600 s, longer than a gap: cuts after 60 s.
+    const regular = Array.from({ length: 31 }, (_, i) => event(i * 20));
+    await call(api, 'POST', '/events/batch', { key: project.keys[0], json: { events: regular } });
+    assert.deepEqual(await starts(), [0, 80, 160, 240, 320, 400, 480, 560]);
+    // A late event at -30 s moves every cut of the chain, also those more than a gap away.
+    await call(api, 'POST', '/events', { key: project.keys[0], json: event(-30) });
+    assert.deepEqual(await starts(), [-30, 40, 120, 200, 280, 360, 440, 520, 600]);
+  });
 });
