@@ -1,7 +1,7 @@
 import { type Scope, createKey } from '../../lib/api-keys.js';
 import type { Pool } from '../../lib/db.js';
 import { notFound } from '../errors.js';
-import { PAGING_PARAMS, paging } from '../query.js';
+import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface KeyRow {
@@ -32,17 +32,20 @@ export function apiKeyRoutes(db: Pool): Route[] {
       query: PAGING_PARAMS,
       success: { status: 200, description: '{ api_keys, total, page, per_page }' },
       async handle(ctx) {
-        const { page, perPage, offset } = paging(ctx);
+        const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
-        const [{ rows }, { rows: counted }] = await Promise.all([
-          db.query<KeyRow>(
-            `select key_id, name, scopes, created_at, revoked_at from api_keys where project_id = $1
-             order by created_at desc, key_id limit $2 offset $3`,
-            [projectId, perPage, offset],
-          ),
-          db.query<{ n: number }>('select count(*)::int as n from api_keys where project_id = $1', [projectId]),
-        ]);
-        ctx.body = { api_keys: rows.map(present), total: counted[0]!.n, page, per_page: perPage };
+        const { rows, total } = await pageOf<KeyRow>(
+          db,
+          {
+            columns: 'key_id, name, scopes, created_at, revoked_at',
+            from: 'api_keys',
+            where: 'project_id = $1',
+            order: 'created_at desc, key_id',
+          },
+          [projectId],
+          paged,
+        );
+        ctx.body = { api_keys: rows.map(present), total, page: paged.page, per_page: paged.perPage };
       },
     }),
     defineRoute<{ name?: string; scopes: Scope[] }>({

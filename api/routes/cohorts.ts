@@ -2,7 +2,7 @@ import { type CohortCriteria, checkCohortCriteria, compileCohortCriteria } from 
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, paging } from '../query.js';
+import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface CohortRow {
@@ -70,22 +70,23 @@ export function cohortRoutes(db: Pool): Route[] {
       query: PAGING_PARAMS,
       success: { status: 200, description: '{ cohorts, total, page, per_page }' },
       async handle(ctx) {
-        const { page, perPage, offset } = paging(ctx);
+        const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
-        const [{ rows }, { rows: counted }] = await Promise.all([
-          db.query<CohortRow>(
-            `select * from cohorts where project_id = $1 and type = 'custom'
-             order by created_at desc, cohort_id limit $2 offset $3`,
-            [projectId, perPage, offset],
-          ),
-          db.query<{ n: number }>(`select count(*)::int as n from cohorts where project_id = $1 and type = 'custom'`, [
-            projectId,
-          ]),
-        ]);
+        const { rows, total } = await pageOf<CohortRow>(
+          db,
+          {
+            columns: '*',
+            from: 'cohorts',
+            where: `project_id = $1 and type = 'custom'`,
+            order: 'created_at desc, cohort_id',
+          },
+          [projectId],
+          paged,
+        );
         const cohorts = await Promise.all(
           rows.map(async (r) => presentCohort(r, await size(db, projectId, r.criteria))),
         );
-        ctx.body = { cohorts, total: counted[0]!.n, page, per_page: perPage };
+        ctx.body = { cohorts, total, page: paged.page, per_page: paged.perPage };
       },
     }),
     defineRoute({

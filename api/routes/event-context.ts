@@ -1,17 +1,10 @@
+import type { ContextFacts } from '../../lib/session-contribution.js';
 import type { Pool } from '../../lib/db.js';
 import { DATE_RANGE_PARAMS, dateRange, projectAnalyticsConfig } from '../analytics-params.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
-interface ContextRow {
-  context: 'with_data_present' | 'empty_state';
-  count: number;
-  successes: number;
-  dead_click: number;
-  rage_click: number;
-  confusion_loop: number;
-  backtrack: number;
-}
+type ContextRow = Omit<ContextFacts, 'event'>;
 
 const ISSUE_NAMES = {
   dead_click: 'dead_clicks',

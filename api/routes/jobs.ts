@@ -4,7 +4,7 @@ import { CriteriaError, parseCriteria } from '../../lib/audience.js';
 import { newId } from '../../lib/ids.js';
 import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../lib/job-states.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface TargetAudience {
@@ -108,24 +108,21 @@ export function jobRoutes(db: Pool): Route[] {
       ],
       success: { status: 200, description: '{ jobs, total, page, per_page }' },
       async handle(ctx) {
-        const { page, perPage, offset } = paging(ctx);
+        const paged = paging(ctx);
         const status = stringParam(ctx, 'status', JOB_STATES) ?? null;
         const { projectId } = ctx.state.auth;
-        const { rows } = await db.query<JobRow & { total: number }>(
-          `select *, count(*) over ()::int as total from jobs
-           where project_id = $1 and ($2::text is null or status = $2)
-           order by created_at desc, job_id limit $3 offset $4`,
-          [projectId, status, perPage, offset],
+        const { rows, total } = await pageOf<JobRow>(
+          db,
+          {
+            columns: '*',
+            from: 'jobs',
+            where: 'project_id = $1 and ($2::text is null or status = $2)',
+            order: 'created_at desc, job_id',
+          },
+          [projectId, status],
+          paged,
         );
-        const total =
-          rows[0]?.total ??
-          (
-            await db.query<{ n: number }>(
-              'select count(*)::int as n from jobs where project_id = $1 and ($2::text is null or status = $2)',
-              [projectId, status],
-            )
-          ).rows[0]!.n;
-        ctx.body = { jobs: rows.map(presentListItem), total, page, per_page: perPage };
+        ctx.body = { jobs: rows.map(presentListItem), total, page: paged.page, per_page: paged.perPage };
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, paging } from '../query.js';
+import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface WebhookRow {
@@ -58,19 +58,20 @@ export function webhookRoutes(db: Pool): Route[] {
       query: PAGING_PARAMS,
       success: { status: 200, description: '{ webhooks, total, page, per_page }' },
       async handle(ctx) {
-        const { page, perPage, offset } = paging(ctx);
+        const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
-        const [{ rows }, { rows: counted }] = await Promise.all([
-          db.query<WebhookRow>(
-            `select * from webhook_subscriptions where project_id = $1
-             order by created_at desc, webhook_id limit $2 offset $3`,
-            [projectId, perPage, offset],
-          ),
-          db.query<{ n: number }>('select count(*)::int as n from webhook_subscriptions where project_id = $1', [
-            projectId,
-          ]),
-        ]);
-        ctx.body = { webhooks: rows.map(present), total: counted[0]!.n, page, per_page: perPage };
+        const { rows, total } = await pageOf<WebhookRow>(
+          db,
+          {
+            columns: '*',
+            from: 'webhook_subscriptions',
+            where: 'project_id = $1',
+            order: 'created_at desc, webhook_id',
+          },
+          [projectId],
+          paged,
+        );
+        ctx.body = { webhooks: rows.map(present), total, page: paged.page, per_page: paged.perPage };
       },
     }),
     defineRoute({

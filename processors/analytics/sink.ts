@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { PoolClient } from '../../lib/db.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { type AnalyticsConfig, type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
-import { frictionIndex } from '../../lib/friction-index.js';
+import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { splitSessions } from '../sessionize/core.js';
 import { sessionContribution } from './contribution.js';
@@ -116,17 +116,7 @@ async function raiseAlert(
   pd: { projectId: string; page: string; day: string },
   config: AnalyticsConfig,
 ) {
-  const { rows } = await client.query<{
-    views: number;
-    clicks: number;
-    dead_clicks: number;
-    rage_clicks: number;
-    loop_views: number;
-    backtracks: number;
-    active_ms: number;
-    idle_ms: number;
-    users: number;
-  }>(
+  const { rows } = await client.query<FrictionTotals & { users: number }>(
     `select p.views, p.clicks, p.dead_clicks, p.rage_clicks, p.loop_views, p.backtracks, p.active_ms, p.idle_ms,
             (select count(*)::int from friction_page_users u where u.project_id = $1 and u.page = $2 and u.day = $3) as users
      from friction_page_daily p where p.project_id = $1 and p.page = $2 and p.day = $3`,
@@ -313,18 +303,7 @@ async function refreshUserMetrics(
   users: Touched[],
   configs: Map<string, AnalyticsConfig>,
 ): Promise<void> {
-  const { rows: friction } = await client.query<{
-    project_id: string;
-    user_id: string;
-    views: number;
-    clicks: number;
-    dead_clicks: number;
-    rage_clicks: number;
-    loop_views: number;
-    backtracks: number;
-    active_ms: number;
-    idle_ms: number;
-  }>(
+  const { rows: friction } = await client.query<FrictionTotals & { project_id: string; user_id: string }>(
     `select f.* from user_friction f join unnest($1::uuid[], $2::text[]) as u(project_id, user_id)
        on f.project_id = u.project_id and f.user_id = u.user_id`,
     [users.map((u) => u.projectId), users.map((u) => u.userId)],
