@@ -58,9 +58,9 @@ describe('analytics processor killed with SIGKILL at random moments, then replay
     await isolateTopics();
     api = await startTestApi();
     const { projectId, keys } = await newProject(['events:write']);
-    const { events, answers } = simulate(defaultOptions(11, 120, 4));
+    const { events, answers } = simulate(defaultOptions(11, 2400, 4)); // ~100k events
     const batches: (typeof events)[] = [];
-    for (let i = 0; i < events.length; i += 500) batches.push(events.slice(i, i + 500));
+    for (let i = 0; i < events.length; i += 1000) batches.push(events.slice(i, i + 1000));
     // Kill points chosen by a seeded draw: after these batches, and again while catching up.
     let seed = 20261121;
     const draw = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) + 1;
