@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { parse } from 'yaml';
+import { APICURIO_VERSION } from '../../scripts/local-stack/versions.js';
 import { loadConfig } from '../../lib/config.js';
 import { dumpSchema } from '../../lib/schema-dump.js';
 import { topicName } from '../../lib/topics.js';
@@ -83,7 +85,22 @@ describe('command-line tools', () => {
     }
   });
 
-  it('docker-compose.yml is a valid Compose file (when the docker compose client is present)', async function () {
+  it('docker-compose.yml runs the same stack and points the service at it', () => {
+    // Parsed here whether or not a Docker client is installed.
+    const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8')) as {
+      services: Record<string, { image: string; environment?: Record<string, string | number>; depends_on?: object }>;
+    };
+    assert.deepEqual(Object.keys(compose.services).sort(), ['app', 'kafka', 'postgres', 'registry']);
+    assert.match(compose.services.kafka!.image, /^apache\/kafka:3\.9\./);
+    assert.match(compose.services.registry!.image, new RegExp(`^apicurio/apicurio-registry:${APICURIO_VERSION}$`));
+    const app = compose.services.app!.environment!;
+    assert.equal(app.KAFKA_BROKERS, 'kafka:9092');
+    assert.match(String(app.SCHEMA_REGISTRY_URL), /^http:\/\/registry:8080\/apis\/ccompat\/v7$/);
+    assert.match(String(app.DATABASE_URL), /@postgres:5432\//);
+    assert.equal(compose.services.registry!.environment!.APICURIO_RULES_GLOBAL_COMPATIBILITY, 'BACKWARD');
+  });
+
+  it('docker compose accepts docker-compose.yml (when the docker compose client is present)', async function () {
     const probe = await run('docker', ['compose', 'version']).catch(() => undefined);
     if (!probe) this.skip();
     await run('docker', ['compose', '-f', 'docker-compose.yml', 'config', '--quiet']);
