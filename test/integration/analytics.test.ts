@@ -2,17 +2,16 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
 import { topicName } from '../../lib/topics.js';
-import { startProcessors } from '../../processors/main.js';
-import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+
 import {
   call,
-  closeServices,
   count,
   errorOf,
-  isolateTopics,
   newProject,
   services,
-  startTestApi,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
   waitForSink,
 } from './helpers.js';
 
@@ -22,7 +21,7 @@ import {
  */
 describe('analytics pipeline: sessions, friction, features and event context', () => {
   let api: RunningApi;
-  let sinks: RunningSink[];
+  let pipeline: TestPipeline;
   let write: string;
   let read: string;
   let projectId: string;
@@ -59,9 +58,8 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     }));
 
   before(async () => {
-    await isolateTopics();
-    api = await startTestApi();
-    sinks = await startProcessors(services(), ['analytics']);
+    pipeline = await startPipeline(['analytics']);
+    api = pipeline.api;
     const project = await newProject(['events:write', 'admin'], ['analytics:read']);
     [write, read] = project.keys as [string, string];
     projectId = project.projectId;
@@ -85,11 +83,7 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     }
     await waitForSink('analytics', topicName('events'));
   });
-  after(async () => {
-    await api.close();
-    await Promise.all(sinks.map((s) => s.stop()));
-    await closeServices();
-  });
+  after(() => stopPipeline(pipeline));
 
   it('ranks friction points with their Friction Index, signals and users affected', async () => {
     const reply = await call<{ friction_points: Record<string, unknown>[] }>(
@@ -290,17 +284,12 @@ describe('analytics pipeline: sessions, friction, features and event context', (
 
 describe('per-project session timeout', () => {
   let api: RunningApi;
-  let sinks: RunningSink[];
+  let pipeline: TestPipeline;
   before(async () => {
-    await isolateTopics();
-    api = await startTestApi();
-    sinks = await startProcessors(services(), ['analytics']);
+    pipeline = await startPipeline(['analytics']);
+    api = pipeline.api;
   });
-  after(async () => {
-    await api.close();
-    await Promise.all(sinks.map((s) => s.stop()));
-    await closeServices();
-  });
+  after(() => stopPipeline(pipeline));
 
   it('splits the same events by each project’s own gap', async () => {
     const t0 = Date.now() - 3600_000;

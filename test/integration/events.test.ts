@@ -1,43 +1,37 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
-import { startProcessors } from '../../processors/main.js';
-import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+
 import { topicName } from '../../lib/topics.js';
 import {
   call,
-  closeServices,
   count,
   errorOf,
-  isolateTopics,
   newProject,
   services,
-  startTestApi,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
   waitFor,
   waitForSink,
 } from './helpers.js';
 
 describe('ingest → Kafka → raw-sink → raw_events', () => {
   let api: RunningApi;
-  let sinks: RunningSink[];
+  let pipeline: TestPipeline;
   let projectId: string;
   let writeKey: string;
   let readKey: string;
 
   before(async () => {
-    await isolateTopics();
-    api = await startTestApi();
-    sinks = await startProcessors(services(), ['raw-sink']);
+    pipeline = await startPipeline(['raw-sink']);
+    api = pipeline.api;
     const project = await newProject(['events:write'], ['analytics:read']);
     projectId = project.projectId;
     [writeKey, readKey] = project.keys as [string, string];
   });
 
-  after(async () => {
-    await api.close();
-    await Promise.all(sinks.map((s) => s.stop()));
-    await closeServices();
-  });
+  after(() => stopPipeline(pipeline));
 
   const rowsOf = (userId: string) =>
     services().db.query('select * from raw_events where project_id = $1 and user_id = $2 order by occurred_at', [

@@ -4,6 +4,8 @@ import { type Scope, createKey, ensureProject } from '../../lib/api-keys.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices, prepare } from '../../lib/services.js';
+import { type ProcessorName, startProcessors } from '../../processors/main.js';
+import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
 
 let shared: Services | undefined;
 
@@ -117,4 +119,21 @@ let isolated = 0;
 export async function isolateTopics(): Promise<void> {
   process.env.PI_TOPIC_NAMESPACE = `${process.env.PI_TEST_RUN}-${process.pid}-${++isolated}`;
   await prepare(services());
+}
+
+export interface TestPipeline {
+  api: RunningApi;
+  sinks: RunningSink[];
+}
+
+/** Topics of the file's own, an API and the named processors in this process. */
+export async function startPipeline(processors: ProcessorName[]): Promise<TestPipeline> {
+  await isolateTopics();
+  return { api: await startTestApi(), sinks: await startProcessors(services(), processors) };
+}
+
+export async function stopPipeline(pipeline: TestPipeline | undefined): Promise<void> {
+  await pipeline?.api.close();
+  await Promise.all(pipeline?.sinks.map((s) => s.stop()) ?? []);
+  await closeServices();
 }

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import type { RunningApi } from '../../api/server.js';
 import { topicName } from '../../lib/topics.js';
-import { startProcessors } from '../../processors/main.js';
-import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import type { Simulation } from '../../scripts/simulate/generator.js';
 import {
   call,
-  closeServices,
   count,
-  isolateTopics,
   newProject,
   services,
-  startTestApi,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
   waitForSink,
 } from './helpers.js';
 
@@ -24,26 +23,21 @@ const close = (actual: unknown, expected: number, what: string) =>
 
 describe("the simulator's answers equal the API's", () => {
   let api: RunningApi;
-  let sinks: RunningSink[];
+  let pipeline: TestPipeline;
   let projectId: string;
   let read: string;
   let simulation: Simulation;
 
   before(async () => {
-    await isolateTopics();
-    api = await startTestApi();
-    sinks = await startProcessors(services(), ['analytics']);
+    pipeline = await startPipeline(['analytics']);
+    api = pipeline.api;
     const project = await newProject(['events:write'], ['analytics:read']);
     projectId = project.projectId;
     read = project.keys[1]!;
     simulation = await sendSimulation(api.baseUrl, project.keys[0]!, defaultOptions(7, 30, 3));
     await waitForSink('analytics', topicName('events'), 120_000);
   });
-  after(async () => {
-    await api.close();
-    await Promise.all(sinks.map((s) => s.stop()));
-    await closeServices();
-  });
+  after(() => stopPipeline(pipeline));
 
   it('finds every planted friction pattern, and nothing else', async () => {
     const { answers } = simulation;

@@ -6,16 +6,15 @@ import { loadConfig } from '../../lib/config.js';
 import { topicName, userKey } from '../../lib/topics.js';
 import { USER_TABLES } from '../../lib/user-data.js';
 import { startProcessors } from '../../processors/main.js';
-import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
 import {
   call,
-  closeServices,
   count,
   errorOf,
-  isolateTopics,
   newProject,
   services,
-  startTestApi,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
   waitFor,
   waitForSink,
 } from './helpers.js';
@@ -54,24 +53,19 @@ async function usersTopicValues(key: string): Promise<(Record<string, unknown> |
 
 describe('users API', () => {
   let api: RunningApi;
-  let sinks: RunningSink[];
+  let pipeline: TestPipeline;
   let projectId: string;
   let admin: string;
   let writer: string;
 
   before(async () => {
-    await isolateTopics();
-    api = await startTestApi();
-    sinks = await startProcessors(services(), ['raw-sink']);
+    pipeline = await startPipeline(['raw-sink']);
+    api = pipeline.api;
     const project = await newProject(['admin'], ['events:write']);
     projectId = project.projectId;
     [admin, writer] = project.keys as [string, string];
   });
-  after(async () => {
-    await api.close();
-    await Promise.all(sinks.map((s) => s.stop()));
-    await closeServices();
-  });
+  after(() => stopPipeline(pipeline));
 
   it('identifies (201), merges (200), removes null properties and publishes the state to the users topic', async () => {
     const userId = `u-${crypto.randomUUID()}`;
@@ -154,10 +148,10 @@ describe('users API', () => {
     assert.equal(topic.at(-1), null, 'a tombstone ends the user in the users topic');
 
     // Replay the raw topic from offset 0: the erased user's events stay out, the others come back.
-    await Promise.all(sinks.map((s) => s.stop()));
+    await Promise.all(pipeline.sinks.map((s) => s.stop()));
     await services().db.query(`delete from processor_offsets where processor = 'raw-sink'`);
     await services().db.query('delete from raw_events where project_id = $1 and user_id = $2', [projectId, kept]);
-    sinks = await startProcessors(services(), ['raw-sink']);
+    pipeline.sinks = await startProcessors(services(), ['raw-sink']);
     await waitForSink('raw-sink', topicName('events'), 60_000);
     assert.equal(await count('select 1 from raw_events where project_id = $1 and user_id = $2', [projectId, kept]), 5);
     assert.deepEqual(await rowsOf(gone), only({}));
