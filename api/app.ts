@@ -17,6 +17,7 @@ import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { reportRoutes } from './routes/reports.js';
+import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -43,6 +44,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...featureRoutes(deps.db),
     ...frictionRoutes(deps.db),
     ...eventContextRoutes(deps.db),
+    ...settingsRoutes(deps.db),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(

@@ -20,7 +20,7 @@ export interface QueryParam {
  * pass authentication → rate limit → scope → JSON body → schema validation before `handle`.
  */
 export interface Route<Body = unknown> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Koa style: /jobs/:job_id */
   path: string;
   summary: string;

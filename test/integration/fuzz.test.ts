@@ -4,9 +4,14 @@ import type { RunningApi } from '../../api/server.js';
 import { call, closeServices, newProject, services, startTestApi } from './helpers.js';
 
 /** Row counts of the tables the write endpoints touch, for the project. */
-async function snapshot(projectId: string): Promise<Record<string, number>> {
+async function snapshot(projectId: string): Promise<Record<string, number | string>> {
   const tables = ['jobs', 'users', 'cohorts', 'webhook_subscriptions', 'api_keys', 'reports', 'warehouse_exports'];
-  const counts: Record<string, number> = {};
+  const counts: Record<string, number | string> = {};
+  const { rows: settings } = await services().db.query<{ settings: string }>(
+    'select settings::text as settings from projects where project_id = $1',
+    [projectId],
+  );
+  counts.settings = settings[0]!.settings;
   for (const table of tables) {
     const { rows } = await services().db.query<{ n: number }>(
       `select count(*)::int as n from ${table} where project_id = $1`,
@@ -51,6 +56,7 @@ const endpoints: [string, string, Record<string, unknown>][] = [
     { destination: 'duckdb', credentials: { database: 'd' }, tables: ['events'] },
   ],
   ['POST', '/events', { user_id: 'u', event: 'e' }],
+  ['PUT', '/settings/analytics', { session: { gapMs: 600_000 }, weights: { idle: 0.1 } }],
   ['POST', '/events/batch', { events: [{ user_id: 'u', event: 'e' }] }],
 ];
 

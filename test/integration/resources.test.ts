@@ -238,4 +238,45 @@ describe('cohorts, webhooks, API keys, reports and exports', () => {
       }
     });
   });
+
+  describe('analytics settings', () => {
+    it('start from the defaults, take validated overrides and show what is in force', async () => {
+      const fresh = await call<{ overrides: object; effective: { session: { gapMs: number } } }>(
+        api,
+        'GET',
+        '/settings/analytics',
+        {
+          key: admin,
+        },
+      );
+      assert.equal(fresh.status, 200);
+      assert.deepEqual(fresh.body.overrides, {});
+      assert.equal(fresh.body.effective.session.gapMs, 30 * 60_000);
+
+      const put = await call<{
+        overrides: object;
+        effective: { session: { gapMs: number; maxMs: number }; weights: object };
+      }>(api, 'PUT', '/settings/analytics', {
+        key: admin,
+        json: { session: { gapMs: 86_400_000 * 30 }, weights: { idle: 0 } },
+      });
+      assert.equal(put.status, 200);
+      assert.equal(put.body.effective.session.gapMs, 86_400_000 * 30);
+      assert.equal(put.body.effective.session.maxMs, 24 * 3600_000, 'untouched values keep their default');
+      const again = await call<{ overrides: object }>(api, 'GET', '/settings/analytics', { key: admin });
+      assert.deepEqual(again.body.overrides, { session: { gapMs: 86_400_000 * 30 }, weights: { idle: 0 } });
+
+      for (const [json, field, reason] of [
+        [{ session: { gapMs: 5 } }, 'session.gapMs', 'minimum'],
+        [{ weights: { idle: 2 } }, 'weights.idle', 'maximum'],
+        [{ rage: { minClicks: 2.5 } }, 'rage.minClicks', 'invalid_type'],
+        [{ sessions: {} }, 'sessions', 'unknown_field'],
+      ] as const) {
+        const bad = await call(api, 'PUT', '/settings/analytics', { key: admin, json });
+        assert.equal(bad.status, 400, JSON.stringify(json));
+        assert.deepEqual([errorOf(bad).details.field, errorOf(bad).details.reason], [field, reason]);
+      }
+      assert.equal((await call(api, 'GET', '/settings/analytics', { key: reader })).status, 403);
+    });
+  });
 });

@@ -1,0 +1,46 @@
+import { type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
+import type { Pool } from '../../lib/db.js';
+import { type Route, defineRoute } from '../route.js';
+
+async function overridesOf(db: Pool, projectId: string): Promise<AnalyticsOverrides> {
+  const { rows } = await db.query<{ analytics: AnalyticsOverrides | null }>(
+    `select settings->'analytics' as analytics from projects where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]?.analytics ?? {};
+}
+
+const present = (overrides: AnalyticsOverrides) => ({ overrides, effective: analyticsConfig(overrides) });
+
+/** The project's analytics thresholds and weights: what it overrides and what is in force. */
+export function settingsRoutes(db: Pool): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/settings/analytics',
+      tag: 'Settings',
+      summary: "The project's analytics overrides and the thresholds and weights in force",
+      scope: 'admin',
+      success: { status: 200, description: '{ overrides, effective }' },
+      async handle(ctx) {
+        ctx.body = present(await overridesOf(db, ctx.state.auth.projectId));
+      },
+    }),
+    defineRoute<AnalyticsOverrides>({
+      method: 'PUT',
+      path: '/settings/analytics',
+      tag: 'Settings',
+      summary: "Replace the project's analytics overrides (applies to events processed from now on)",
+      scope: 'admin',
+      body: 'analytics-settings.json',
+      success: { status: 200, description: '{ overrides, effective }' },
+      async handle(ctx, overrides) {
+        await db.query(
+          `update projects set settings = jsonb_set(settings, '{analytics}', $2::jsonb) where project_id = $1`,
+          [ctx.state.auth.projectId, JSON.stringify(overrides)],
+        );
+        ctx.body = present(overrides);
+      },
+    }),
+  ];
+}
