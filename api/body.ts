@@ -64,10 +64,13 @@ function parse(text: string): unknown {
       parser: (err as Error).message,
     });
   }
-  const bad = unstorableString(value, '');
-  if (bad !== undefined) {
+  const bad = problemAt(value, '');
+  if (bad?.reason === 'too_deep') {
+    throw fieldError(bad.path || '(body)', 'too_deep', `Bodies may nest at most ${MAX_DEPTH} levels.`);
+  }
+  if (bad) {
     throw fieldError(
-      bad || '(body)',
+      bad.path || '(body)',
       'invalid_characters',
       'Strings may not contain U+0000 or unpaired surrogates (\\u0000, lone \\ud800 …).',
     );
@@ -80,22 +83,38 @@ function parse(text: string): unknown {
 // eslint-disable-next-line no-control-regex -- matching U+0000 is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The path of the first string (value or key) Postgres could not store, or undefined. */
+export const MAX_DEPTH = 32;
+
+/**
+ * The path of the first string (value or key) Postgres could not store — or of the first value
+ * nested deeper than MAX_DEPTH — or undefined. Iterative, so no input can exhaust the stack.
+ */
 export function unstorableString(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = unstorableString(value[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
+  return problemAt(value, path)?.path;
+}
+
+export function problemAt(
+  root: unknown,
+  rootPath: string,
+): { path: string; reason: 'invalid_characters' | 'too_deep' } | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: rootPath, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) return { path, reason: 'invalid_characters' };
+      continue;
     }
-    return undefined;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (UNSTORABLE.test(key)) return at;
-    const found = unstorableString(item, at);
-    if (found !== undefined) return found;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_DEPTH) return { path, reason: 'too_deep' };
+    const entries: [string, unknown][] = Array.isArray(value)
+      ? value.map((item, i) => [`${path}[${i}]`, item])
+      : Object.entries(value).map(([key, item]) => [path ? `${path}.${key}` : key, item]);
+    if (!Array.isArray(value)) {
+      const badKey = Object.keys(value).find((key) => UNSTORABLE.test(key));
+      if (badKey !== undefined) return { path: path ? `${path}.${badKey}` : badKey, reason: 'invalid_characters' };
+    }
+    for (let i = entries.length - 1; i >= 0; i--)
+      stack.push({ value: entries[i]![1], path: entries[i]![0], depth: depth + 1 });
   }
   return undefined;
 }

@@ -3,7 +3,8 @@ import type { Context, Middleware } from 'koa';
 import type { Scope } from '../lib/api-keys.js';
 import type { Pool } from '../lib/db.js';
 import { authenticate, requireScope } from './auth.js';
-import { jsonBody } from './body.js';
+import { jsonBody, problemAt } from './body.js';
+import { fieldError } from './errors.js';
 import { rateLimit } from './rate-limit.js';
 import { validate } from './validate.js';
 
@@ -50,6 +51,7 @@ export function mount(router: Router, routes: Route[], db: Pool): void {
     if (route.scope) chain.push(auth, limit, requireScope(route.scope));
     if (route.body) chain.push(jsonBody());
     chain.push(async (ctx) => {
+      refuseUnstorableParams(ctx);
       const body = route.body ? validate(route.body, ctx.request.json) : undefined;
       await route.handle(ctx, body);
     });
@@ -63,4 +65,21 @@ export function pathParam(ctx: Context, name: string): string {
   const value = params[name];
   if (value === undefined) throw new Error(`route has no :${name}`);
   return value;
+}
+
+/** Path and query values reach SQL too: the same rule as for bodies (no U+0000, no lone surrogates). */
+function refuseUnstorableParams(ctx: Context): void {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  for (const [where, values] of [
+    ['path', params],
+    ['query', ctx.query],
+  ] as const) {
+    const bad = problemAt(values, '');
+    if (bad)
+      throw fieldError(
+        bad.path,
+        'invalid_characters',
+        `The ${where} parameter ${bad.path} holds characters that cannot be stored.`,
+      );
+  }
 }

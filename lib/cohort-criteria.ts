@@ -92,9 +92,9 @@ export function compileCohortCriteria(criteria: CohortCriteria, firstParam: numb
     for (const [operator, operand] of Object.entries(conditions)) {
       if (operator === 'between') {
         const [low, high] = operand as [number, number];
-        parts.push(`${column} between ${param(low)} and ${param(high)}`);
+        parts.push(`${column} between ${param(low)}::float8 and ${param(high)}::float8`);
       } else {
-        parts.push(`${column} ${SQL_OPERATOR[operator as Exclude<Operator, 'between'>]} ${param(operand as number)}`);
+        parts.push(`${column} ${SQL_OPERATOR[operator as Exclude<Operator, 'between'>]} ${param(operand as number)}::float8`);
       }
     }
   }

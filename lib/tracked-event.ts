@@ -31,7 +31,8 @@ export type TimestampProblem = 'out_of_range' | undefined;
 export function checkTimestamp(timestamp: string | undefined, receivedAt: number): TimestampProblem {
   if (timestamp === undefined) return undefined;
   const ms = Date.parse(timestamp);
-  return ms < EARLIEST_EVENT_MS || ms > receivedAt + MAX_CLOCK_SKEW_MS ? 'out_of_range' : undefined;
+  // NaN for what the format accepts but a Date cannot hold (a leap second, 23:59:60).
+  return Number.isNaN(ms) || ms < EARLIEST_EVENT_MS || ms > receivedAt + MAX_CLOCK_SKEW_MS ? 'out_of_range' : undefined;
 }
 
 export function toRecord(projectId: string, input: TrackedEventInput, receivedAt: number): TrackedEventRecord {

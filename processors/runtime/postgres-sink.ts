@@ -40,8 +40,11 @@ interface DeadLetter {
   error: string;
 }
 
-/** SQLSTATE class 22: the data itself is unacceptable (bad encoding, out of range …); retrying cannot help. */
-const isDataError = (err: unknown) => /^22/.test((err as { code?: string }).code ?? '');
+/**
+ * SQLSTATE class 22 (the data itself is unacceptable: encoding, range …) and 54 (a program
+ * limit, e.g. an index key too large): retrying the same message cannot help.
+ */
+const isDataError = (err: unknown) => /^(22|54)/.test((err as { code?: string }).code ?? '');
 
 /**
  * Writes the batch; when Postgres refuses its data, writes the messages one by one under

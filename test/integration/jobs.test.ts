@@ -130,6 +130,8 @@ describe('jobs API', () => {
 
     const empty = await call(api, 'PATCH', path, { key: admin, json: {} });
     assert.equal(empty.status, 400);
+    const nul = await call(api, 'GET', '/jobs/%00', { key: admin });
+    assert.deepEqual([nul.status, errorOf(nul).details.reason], [400, 'invalid_characters']);
     const missing = await call(api, 'PATCH', '/jobs/job_0000000000000000', { key: admin, json: { name: 'x' } });
     assert.equal(missing.status, 404);
   });

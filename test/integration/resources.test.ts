@@ -81,6 +81,17 @@ describe('cohorts, webhooks, API keys, reports and exports', () => {
       );
     });
 
+    it('compares integer metrics with fractional and large bounds', async () => {
+      // power-1 and power-2 have 60 and 40 sessions; everyone has fewer than 3e9 events.
+      const fraction = await call<{ size: number }>(api, 'POST', '/cohorts', {
+        key: admin,
+        json: { name: 'fraction', criteria: { sessions: { gte: 39.5 }, events: { lt: 3e9 } } },
+      });
+      assert.equal(fraction.status, 201);
+      assert.equal(fraction.body.size, 2);
+      assert.equal((await call(api, 'GET', '/cohorts', { key: admin })).status, 200);
+    });
+
     it('names an unknown metric or operator', async () => {
       const metric = await call(api, 'POST', '/cohorts', {
         key: admin,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { unstorableString } from '../../api/body.js';
+import { MAX_DEPTH, problemAt, unstorableString } from '../../api/body.js';
 
 describe('strings Postgres cannot store', () => {
   const cases: [string, unknown, string | undefined][] = [
@@ -14,4 +14,17 @@ describe('strings Postgres cannot store', () => {
   for (const [name, value, path] of cases) {
     it(name, () => assert.equal(unstorableString(value, ''), path));
   }
+});
+
+describe('nesting depth of bodies', () => {
+  const nested = (depth: number) => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  it(`allows ${MAX_DEPTH} levels and refuses deeper ones, without recursion`, () => {
+    assert.equal(problemAt({ a: nested(MAX_DEPTH - 1) }, ''), undefined);
+    assert.equal(problemAt({ a: nested(MAX_DEPTH) }, '')?.reason, 'too_deep');
+    assert.equal(problemAt(nested(100_000), '')?.reason, 'too_deep');
+  });
 });

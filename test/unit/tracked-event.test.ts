@@ -29,6 +29,8 @@ describe('tracked events', () => {
     assert.equal(checkTimestamp('2000-01-01T00:00:00Z', now), undefined);
     assert.equal(checkTimestamp('1999-12-31T23:59:59.999Z', now), 'out_of_range');
     assert.equal(checkTimestamp(undefined, now), undefined);
+    // The date-time format admits a leap second, which a Date cannot hold.
+    assert.equal(checkTimestamp('2016-12-31T23:59:60Z', now), 'out_of_range');
   });
 
   it('maps a record to a raw_events row and rows to columns', () => {
