@@ -94,7 +94,9 @@ export function compileCohortCriteria(criteria: CohortCriteria, firstParam: numb
         const [low, high] = operand as [number, number];
         parts.push(`${column} between ${param(low)}::float8 and ${param(high)}::float8`);
       } else {
-        parts.push(`${column} ${SQL_OPERATOR[operator as Exclude<Operator, 'between'>]} ${param(operand as number)}::float8`);
+        parts.push(
+          `${column} ${SQL_OPERATOR[operator as Exclude<Operator, 'between'>]} ${param(operand as number)}::float8`,
+        );
       }
     }
   }

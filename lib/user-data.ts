@@ -23,7 +23,12 @@ export const USER_TABLES = [
 
 /** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */
 export async function eraseUser(client: PoolClient, projectId: string, userId: string): Promise<number> {
-  await lockUser(client, projectId, userId);
+  await lockUsers(client, [{ projectId, userId }]);
+  // Counted first: subtracting the contributions below already empties some per-user rows.
+  const { rows: counted } = await client.query<{ n: number }>(
+    `select ${USER_TABLES.map((t) => `(select count(*) from ${t} where project_id = $1 and user_id = $2)`).join(' + ')} as n`,
+    [projectId, userId],
+  );
   // The user's share of the anonymous daily tables goes too, so they stay the sum over the
   // remaining sessions (and equal what a replay would build).
   const { rows } = await client.query<{ contribution: SessionContribution }>(
@@ -33,23 +38,28 @@ export async function eraseUser(client: PoolClient, projectId: string, userId: s
   const deltas = new ContributionDeltas();
   for (const row of rows) deltas.add(projectId, row.contribution, -1);
   await deltas.apply(client);
-  let removed = 0;
   for (const table of USER_TABLES) {
-    const { rowCount } = await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [
-      projectId,
-      userId,
-    ]);
-    removed += rowCount ?? 0;
+    await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [projectId, userId]);
   }
   await client.query(
     `insert into deleted_users (project_id, user_hash) values ($1, sha256(convert_to($2, 'UTF8')))
      on conflict (project_id, user_hash) do update set deleted_at = now()`,
     [projectId, userId],
   );
-  return removed;
+  return Number(counted[0]!.n);
 }
 
-/** Serialises work on one user's analytics rows (the analytics processor and erasure) until commit. */
-export async function lockUser(client: PoolClient, projectId: string, userId: string): Promise<void> {
-  await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${projectId}:${userId}`]);
+/**
+ * Serialises work on users' rows until commit: the sinks take the locks of a batch's users before
+ * writing, erasure takes the user's lock before deleting, so an erasure and a batch of the same
+ * user never interleave (each sees the other's committed rows). Locks are taken in the order of
+ * their hash, the same order for every caller, so lockers cannot deadlock.
+ */
+export async function lockUsers(client: PoolClient, users: { projectId: string; userId: string }[]): Promise<void> {
+  const keys = [...new Set(users.map((u) => `${u.projectId}:${u.userId}`))];
+  if (keys.length === 0) return;
+  await client.query(
+    `select pg_advisory_xact_lock(h) from (select hashtextextended(k, 0) as h from unnest($1::text[]) k order by 1) s`,
+    [keys],
+  );
 }

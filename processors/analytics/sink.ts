@@ -9,7 +9,7 @@ import { splitSessions } from '../sessionize/core.js';
 import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
-import { lockUser } from '../../lib/user-data.js';
+import { lockUsers } from '../../lib/user-data.js';
 
 interface Touched {
   projectId: string;
@@ -45,6 +45,10 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
   async write(client, messages) {
     const records = messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : []));
     if (records.length === 0) return;
+    await lockUsers(
+      client,
+      records.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
+    );
     const { rows } = await client.query<{ project_id: string; user_id: string; ms: number }>(
       `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
        select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
@@ -161,7 +165,6 @@ async function resessionize(
   deltas: ContributionDeltas,
   writes: SessionWrites,
 ): Promise<{ fresh: SessionContribution[]; touchedFeatures: string[] }> {
-  await lockUser(client, t.projectId, t.userId);
   const gap = config.session.gapMs;
   // The stored sessions within a gap of the new events, widened until stable: a session cut at
   // the 24 h limit is followed by its continuation less than a gap later, and a late event that

@@ -1,5 +1,6 @@
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
+import { lockUsers } from '../../lib/user-data.js';
 import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
 
 const COLUMNS: (keyof RawEventRow)[] = [
@@ -25,6 +26,10 @@ export const rawSink: PostgresSink<TrackedEventRecord> = {
   async write(client, messages) {
     const rows = messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : []));
     if (rows.length === 0) return;
+    await lockUsers(
+      client,
+      rows.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
+    );
     // Events of a user erased after they were received never come back (live or replayed).
     await client.query(
       `insert into raw_events (${COLUMNS.join(', ')})

@@ -268,7 +268,11 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       return rows[0];
     };
     assert.deepEqual(await sums(), { views: 3, impressions: 3, sessions: 2 });
-    assert.equal((await call(api, 'DELETE', `/users/u2-${id}`, { key: write })).status, 200);
+    const erased = await call<{ rows_deleted: number }>(api, 'DELETE', `/users/u2-${id}`, { key: write });
+    assert.equal(erased.status, 200);
+    // users 1, session_events 3, sessions 1, user_daily 1, user_friction 1, feature_user_daily 2,
+    // feature_users 2, user_metrics 1 (no raw-sink in this file, no friction signals for u2)
+    assert.equal(erased.body.rows_deleted, 12);
     // u2 had one view of /home, two impressions and one session.
     assert.deepEqual(await sums(), { views: 2, impressions: 1, sessions: 1 });
   });
