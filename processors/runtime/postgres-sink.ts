@@ -123,7 +123,12 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     if (!next.has(batch.partition)) await loadOffsets([batch.partition]);
     const from = next.get(batch.partition) ?? 0;
     const fresh = batch.messages.filter((m) => Number(m.offset) >= from);
-    if (fresh.length === 0 || !payload.isRunning() || payload.isStale()) return;
+    if (!payload.isRunning() || payload.isStale()) return;
+    if (fresh.length === 0) {
+      // All applied before (a fetch from below the stored offset): move the fetch position on.
+      if (batch.messages.length > 0) payload.resolveOffset(batch.lastOffset());
+      return;
+    }
 
     const decoded: SinkMessage<T>[] = [];
     const dead: DeadLetter[] = [];
@@ -137,9 +142,19 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       }
     }
     const last = Number(fresh[fresh.length - 1]!.offset);
-    await inTransaction(deps.db, async (client) => {
-      if (decoded.length > 0) {
-        const refused = await writeOrIsolate(client, sink, decoded);
+    const applied = await inTransaction(deps.db, async (client) => {
+      // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
+      // whose cache is stale) must not apply what another member already applied.
+      const { rows: stored } = await client.query<{ next_offset: number }>(
+        'select next_offset from processor_offsets where processor = $1 and topic = $2 and partition = $3 for update',
+        [sink.name, topic, batch.partition],
+      );
+      const floor = stored[0]?.next_offset ?? 0;
+      if (floor > last) return floor;
+      const todo = decoded.filter((m) => m.offset >= floor);
+      dead.splice(0, dead.length, ...dead.filter((d) => d.offset >= floor));
+      if (todo.length > 0) {
+        const refused = await writeOrIsolate(client, sink, todo);
         dead.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
       }
       for (const d of dead) {
@@ -151,17 +166,20 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       }
       await client.query(
         `insert into processor_offsets (processor, topic, partition, next_offset) values ($1, $2, $3, $4)
-         on conflict (processor, topic, partition) do update set next_offset = excluded.next_offset, updated_at = now()`,
+         on conflict (processor, topic, partition)
+         do update set next_offset = greatest(processor_offsets.next_offset, excluded.next_offset), updated_at = now()`,
         [sink.name, topic, batch.partition, last + 1],
       );
+      return last + 1;
     });
-    next.set(batch.partition, last + 1);
+    next.set(batch.partition, applied);
     payload.resolveOffset(String(last));
     if (dead.length > 0) log.error({ partition: batch.partition, offsets: dead.map((d) => d.offset) }, 'dead-lettered');
     log.debug({ partition: batch.partition, from, to: last, rows: decoded.length }, 'applied');
     await payload.heartbeat();
   };
 
+  await refuseOffsetsAheadOfTopic(sink.name, topic, deps);
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
@@ -172,4 +190,31 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       log.info('stopped');
     },
   };
+}
+
+/**
+ * Stored offsets beyond the end of the topic mean the topic was recreated (or Kafka's data was
+ * lost) while Postgres kept its tables: resuming would skip every new message below them.
+ * Refuse to start and say what to do instead.
+ */
+async function refuseOffsetsAheadOfTopic(processor: string, topic: string, deps: SinkDeps): Promise<void> {
+  const admin = deps.kafka.admin();
+  await admin.connect();
+  try {
+    const ends = new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, Number(o.high)]));
+    const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
+      'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
+      [processor, topic],
+    );
+    const ahead = rows.filter((r) => r.next_offset > (ends.get(r.partition) ?? 0));
+    if (ahead.length > 0) {
+      throw new Error(
+        `${processor}: stored offsets of ${topic} are past the end of the topic ` +
+          `(${ahead.map((r) => `partition ${r.partition}: ${r.next_offset} > ${ends.get(r.partition) ?? 0}`).join(', ')}); ` +
+          'the topic was recreated: rebuild with `npm run replay`',
+      );
+    }
+  } finally {
+    await admin.disconnect();
+  }
 }
