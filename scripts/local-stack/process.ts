@@ -9,12 +9,24 @@ export interface Daemon {
   logFile: string;
 }
 
+/** The pid of the daemon we started, if that process still runs — and is still ours (a pid can be reused). */
 export function readPid(daemon: Daemon): number | undefined {
   try {
     const pid = Number(fs.readFileSync(daemon.pidFile, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) && isOurs(pid, daemon) ? pid : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Where /proc exists, the process must run exactly the command line we started. */
+function isOurs(pid: number, daemon: Daemon): boolean {
+  try {
+    const started = fs.readFileSync(`${daemon.pidFile}.cmd`, 'utf8');
+    const running = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+    return JSON.stringify(running) === started;
+  } catch {
+    return !fs.existsSync('/proc');
   }
 }
 
@@ -45,6 +57,7 @@ export function startDaemon(
   if (child.pid === undefined) throw new Error(`${daemon.name}: could not start ${command}`);
   child.unref();
   fs.writeFileSync(daemon.pidFile, `${child.pid}\n`);
+  fs.writeFileSync(`${daemon.pidFile}.cmd`, JSON.stringify([command, ...args]));
   return child.pid;
 }
 
@@ -53,6 +66,7 @@ export async function stopDaemon(daemon: Daemon, graceMs = 30_000): Promise<bool
   const pid = readPid(daemon);
   if (pid === undefined) {
     fs.rmSync(daemon.pidFile, { force: true });
+    fs.rmSync(`${daemon.pidFile}.cmd`, { force: true });
     return false;
   }
   process.kill(pid, 'SIGTERM');
@@ -60,6 +74,7 @@ export async function stopDaemon(daemon: Daemon, graceMs = 30_000): Promise<bool
   while (isAlive(pid) && Date.now() < deadline) await sleep(100);
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   fs.rmSync(daemon.pidFile, { force: true });
+  fs.rmSync(`${daemon.pidFile}.cmd`, { force: true });
   return true;
 }
 
