@@ -35,6 +35,12 @@ describe('raw-sink and data Postgres refuses', () => {
       record({ event: 'good-before' }),
       record({ properties: '{"label":"\\u0000"}' }), // jsonb cannot hold U+0000
       record({ project_id: 'not-a-uuid' }),
+      // Too big for a btree index entry (SQLSTATE 54000): random CJK text does not compress.
+      record({
+        message_id: Array.from({ length: 3000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join(
+          '',
+        ),
+      }),
       record({ event: 'good-after' }),
     ];
     const producer = createProducer(kafka);
@@ -61,9 +67,10 @@ describe('raw-sink and data Postgres refuses', () => {
       `select error, payload from dead_letters where processor = 'raw-sink' and message_key = $1 order by kafka_offset`,
       [`${projectId}:poison-user`],
     );
-    assert.equal(dead.rowCount, 2);
+    assert.equal(dead.rowCount, 3);
     assert.match(dead.rows[0]!.error, /^postgres: .*(unicode|\\u0000)/i);
     assert.match(dead.rows[1]!.error, /^postgres: invalid input syntax for type uuid/);
+    assert.match(dead.rows[2]!.error, /^postgres: index row/);
     const decoded = (await registry.decode(dead.rows[1]!.payload)) as TrackedEventRecord;
     assert.equal(decoded.project_id, 'not-a-uuid', 'the original message is kept');
     assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), 2);
