@@ -86,13 +86,9 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 export const MAX_DEPTH = 32;
 
 /**
- * The path of the first string (value or key) Postgres could not store — or of the first value
- * nested deeper than MAX_DEPTH — or undefined. Iterative, so no input can exhaust the stack.
+ * The first string (value or key) Postgres could not store, or the first value nested deeper
+ * than MAX_DEPTH, with its path — or undefined. Iterative, so no input can exhaust the stack.
  */
-export function unstorableString(value: unknown, path: string): string | undefined {
-  return problemAt(value, path)?.path;
-}
-
 export function problemAt(
   root: unknown,
   rootPath: string,
