@@ -1,0 +1,1 @@
+-- Stream and webhook delivery: outbox, delivery log, NOTIFY triggers (issue 6).

@@ -1,0 +1,1 @@
+-- Warehouse export jobs: status, row counts, errors (issue 7).

@@ -1,0 +1,1 @@
+-- Scheduled reports: schedules and runs (issue 7).
