@@ -14,6 +14,18 @@ export interface Config {
   logLevel: string;
   /** Postgres port of the embedded server scripts/stack starts when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
+  /** SMTP server for scheduled reports (smtp:// or smtps://, credentials in the URL). */
+  smtpUrl: string;
+  /** From address of report mails. */
+  mailFrom: string;
+  /** Folder that DuckDB warehouse exports write into (a destination names a file inside it). */
+  duckdbDir: string;
+  /** Extra CA certificates (PEM file) trusted for outbound webhook deliveries. */
+  webhookCaFile: string | undefined;
+  /** Hosts or CIDR ranges that webhooks may reach although private or loopback (SSRF allow-list). */
+  webhookAllowHosts: string[];
+  /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
+  pollIntervalMs: number;
 }
 
 export const EMBEDDED_PG_USER = 'postgres';
@@ -66,6 +78,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     topicReplicationFactor: int('KAFKA_REPLICATION_FACTOR', 1, 1, 16),
     logLevel: env.LOG_LEVEL || 'info',
     embeddedPostgresPort,
+    smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:2525', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'Product Intelligence <reports@localhost>',
+    duckdbDir: env.DUCKDB_DIR || 'data/duckdb',
+    webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
+    webhookAllowHosts: (env.WEBHOOK_ALLOW_HOSTS || '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
   };
   for (const broker of config.kafkaBrokers) {
     if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
