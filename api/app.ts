@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
+import type { TargetPolicy } from '../lib/webhooks/targets.js';
 import { errorMiddleware } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { Publisher } from './publisher.js';
@@ -15,6 +16,7 @@ import { exportRoutes } from './routes/exports.js';
 import { featureRoutes } from './routes/features.js';
 import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
+import { integrationRoutes } from './routes/integrations.js';
 import { jobRoutes } from './routes/jobs.js';
 import { reportRoutes } from './routes/reports.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -26,6 +28,8 @@ export interface AppDeps {
   admin: Admin;
   publisher: Publisher;
   registryUrl: string;
+  /** Which webhook targets the SSRF guard lets through (WEBHOOK_ALLOW_HOSTS). */
+  targets: TargetPolicy;
   log: Logger;
 }
 
@@ -37,7 +41,8 @@ export function routeTable(deps: AppDeps): Route[] {
     ...userRoutes(deps.db, deps.publisher),
     ...jobRoutes(deps.db),
     ...cohortRoutes(deps.db),
-    ...webhookRoutes(deps.db),
+    ...webhookRoutes(deps.db, deps.targets),
+    ...integrationRoutes(deps.db, deps.targets),
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
     ...exportRoutes(deps.db),

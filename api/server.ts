@@ -7,6 +7,8 @@ import type { Logger } from '../lib/log.js';
 import type { SchemaRegistry } from '../lib/registry.js';
 import { createApp } from './app.js';
 import { Publisher } from './publisher.js';
+import { attachStream } from './stream/server.js';
+import { targetPolicy } from '../lib/webhooks/targets.js';
 
 export interface RunningApi {
   baseUrl: string;
@@ -24,8 +26,21 @@ export async function startApi(
   const admin = deps.kafka.admin();
   await admin.connect();
   const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users']);
-  const { app } = createApp({ db: deps.db, admin, publisher, registryUrl: config.schemaRegistryUrl, log });
+  const { app } = createApp({
+    db: deps.db,
+    admin,
+    publisher,
+    registryUrl: config.schemaRegistryUrl,
+    targets: targetPolicy(config.webhookAllowHosts),
+    log,
+  });
   const server = http.createServer(app.callback());
+  const stream = attachStream(server, {
+    db: deps.db,
+    databaseUrl: config.databaseUrl,
+    log,
+    pollMs: config.pollIntervalMs,
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -38,6 +53,7 @@ export async function startApi(
     baseUrl: `http://${config.host}:${port}/v1`,
     streamUrl: `ws://${config.host}:${port}/v1/stream`,
     async close() {
+      await stream.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

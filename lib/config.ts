@@ -24,6 +24,10 @@ export interface Config {
   webhookCaFile: string | undefined;
   /** Hosts or CIDR ranges that webhooks may reach although private or loopback (SSRF allow-list). */
   webhookAllowHosts: string[];
+  /** First retry delay of a webhook delivery; each further retry waits twice as long. */
+  webhookRetryBaseMs: number;
+  /** How long a sender holds a claimed delivery; a sender that dies lets it go after this. */
+  webhookLeaseMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
   pollIntervalMs: number;
 }
@@ -86,6 +90,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    webhookRetryBaseMs: int('PI_WEBHOOK_RETRY_BASE_MS', 30_000, 10, 86_400_000),
+    // Longer than the 5 s request timeout, so a live sender's claim never lapses mid-request.
+    webhookLeaseMs: int('PI_WEBHOOK_LEASE_MS', 30_000, 6_000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
   };
   for (const broker of config.kafkaBrokers) {

@@ -19,6 +19,10 @@ export const USER_TABLES = [
   'user_friction',
   'feature_user_daily',
   'feature_users',
+  'job_completions',
+  'friction_episodes',
+  'cohort_members',
+  'webhook_deliveries',
 ] as const;
 
 /** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */
@@ -41,6 +45,20 @@ export async function eraseUser(client: PoolClient, projectId: string, userId: s
   for (const table of USER_TABLES) {
     await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [projectId, userId]);
   }
+  // Member lists of cohort changes (and of their pending webhook payloads) name the user too.
+  await client.query(
+    `update cohort_changes set added = array_remove(added, $2), removed = array_remove(removed, $2)
+     where project_id = $1 and $2 = any (added || removed)`,
+    [projectId, userId],
+  );
+  await client.query(
+    `update webhook_deliveries
+     set payload = jsonb_set(jsonb_set(payload, '{data,added}', (payload->'data'->'added') - $2), '{data,removed}',
+                             (payload->'data'->'removed') - $2)
+     where project_id = $1 and event = 'cohort.changed'
+       and ((payload->'data'->'added') ? $2 or (payload->'data'->'removed') ? $2)`,
+    [projectId, userId],
+  );
   await client.query(
     `insert into deleted_users (project_id, user_hash) values ($1, sha256(convert_to($2, 'UTF8')))
      on conflict (project_id, user_hash) do update set deleted_at = now()`,

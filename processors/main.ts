@@ -4,10 +4,27 @@ import { createLogger } from '../lib/log.js';
 import { type Services, connectServices, prepare } from '../lib/services.js';
 import { analyticsSink } from './analytics/sink.js';
 import { rawSink } from './raw-sink/sink.js';
+import { startCohortMembership } from './cohorts/membership.js';
 import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
+import { startWebhookSender } from './webhooks/sender.js';
 
+/** Kafka → Postgres steps (scripts/replay rebuilds their tables). */
 export const PROCESSORS = { 'raw-sink': rawSink, analytics: analyticsSink } as const;
 export type ProcessorName = keyof typeof PROCESSORS;
+
+/** Postgres-driven workers: they act on rows the sinks and the API wrote. */
+export const WORKERS = {
+  'webhook-sender': startWebhookSender,
+  'cohort-membership': startCohortMembership,
+} as const;
+export type WorkerName = keyof typeof WORKERS;
+
+export async function startWorkers(
+  services: Services,
+  names: WorkerName[] = Object.keys(WORKERS) as WorkerName[],
+): Promise<RunningSink[]> {
+  return Promise.all(names.map((name) => WORKERS[name](services)));
+}
 
 /** Starts the chosen processors (all by default) in this process. */
 export async function startProcessors(
@@ -20,16 +37,21 @@ export async function startProcessors(
   return running;
 }
 
-export function parseOnly(argv: string[]): ProcessorName[] | undefined {
+/** `--only a,b`: the processors and workers to run; undefined when every one should. */
+export function parseOnly(argv: string[]): (ProcessorName | WorkerName)[] | undefined {
   const at = argv.indexOf('--only');
   if (at < 0) return undefined;
   const names = (argv[at + 1] ?? '').split(',').filter(Boolean);
-  const unknown = names.filter((n) => !(n in PROCESSORS));
+  const known = [...Object.keys(PROCESSORS), ...Object.keys(WORKERS)];
+  const unknown = names.filter((n) => !known.includes(n));
   if (names.length === 0 || unknown.length > 0) {
-    throw new ConfigError([`--only: expected a comma-separated subset of ${Object.keys(PROCESSORS).join(', ')}`]);
+    throw new ConfigError([`--only: expected a comma-separated subset of ${known.join(', ')}`]);
   }
-  return names as ProcessorName[];
+  return names as (ProcessorName | WorkerName)[];
 }
+
+export const isSink = (name: string): name is ProcessorName => name in PROCESSORS;
+const isWorker = (name: string): name is WorkerName => name in WORKERS;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -37,7 +59,10 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, { service: 'processors' });
   const services = connectServices(config, log);
   await prepare(services);
-  const running = await startProcessors(services, only);
+  const running = [
+    ...(await startProcessors(services, only?.filter(isSink))),
+    ...(await startWorkers(services, only?.filter(isWorker))),
+  ];
   const stop = async (signal: string) => {
     log.info({ signal }, 'stopping');
     await Promise.all(running.map((r) => r.stop()));

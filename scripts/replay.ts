@@ -8,11 +8,14 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
 import { groupId, topicName } from '../lib/topics.js';
-import { PROCESSORS, type ProcessorName, parseOnly, startProcessors } from '../processors/main.js';
+import { PROCESSORS, type ProcessorName, isSink, parseOnly, startProcessors } from '../processors/main.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const names = parseOnly(process.argv.slice(2)) ?? (Object.keys(PROCESSORS) as ProcessorName[]);
+  const only = parseOnly(process.argv.slice(2));
+  if (only?.some((n) => !isSink(n)))
+    throw new ConfigError([`--only: replay rebuilds ${Object.keys(PROCESSORS).join(', ')}`]);
+  const names = only?.filter(isSink) ?? (Object.keys(PROCESSORS) as ProcessorName[]);
   const services = connectServices(
     config,
     createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { service: 'replay' }),

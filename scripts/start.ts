@@ -9,7 +9,7 @@ import { createKey, ensureProject, resolveKey } from '../lib/api-keys.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
-import { startProcessors } from '../processors/main.js';
+import { startProcessors, startWorkers } from '../processors/main.js';
 import { stackPath } from './local-stack/paths.js';
 import { defaultOptions, sendSimulation } from './simulate.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const started = await stackUp(config, (m) => log.info(m));
   const services = connectServices(config, log);
   await prepare(services);
-  const processors = await startProcessors(services);
+  const processors = [...(await startProcessors(services)), ...(await startWorkers(services))];
   const api = await startApi(config, services);
   const key = await demoKey(services.db);
 

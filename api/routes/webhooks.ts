@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging } from '../query.js';
+import { type TargetPolicy, urlProblem } from '../../lib/webhooks/targets.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
+import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface WebhookRow {
@@ -19,15 +20,51 @@ const present = (row: WebhookRow) => ({
   created_at: row.created_at.toISOString(),
 });
 
-/** Deliveries go to public HTTPS endpoints only; credentials in the URL would leak into logs. */
-function checkUrl(raw: string): string {
+/** Deliveries go to public HTTPS endpoints only (the sender checks resolved addresses again). */
+export function checkWebhookUrl(raw: string, targets: TargetPolicy): string {
   const url = new URL(raw);
-  if (url.protocol !== 'https:') throw fieldError('url', 'https_required', 'url must be an https:// address.');
-  if (url.username || url.password) throw fieldError('url', 'credentials_in_url', 'url must not carry credentials.');
+  const problem = urlProblem(url, targets);
+  if (problem) throw fieldError('url', problem.reason, problem.message);
   return url.toString();
 }
 
-export function webhookRoutes(db: Pool): Route[] {
+export function newWebhookSecret(): string {
+  return `whsec_${crypto.randomBytes(32).toString('base64')}`;
+}
+
+interface DeliveryRow {
+  delivery_id: string;
+  target: string;
+  webhook_id: string | null;
+  event: string;
+  payload: unknown;
+  status: string;
+  attempts: number;
+  round_start: number;
+  next_attempt_at: Date;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+const presentDelivery = (row: DeliveryRow) => ({
+  id: row.delivery_id,
+  target: row.target,
+  webhook_id: row.webhook_id,
+  event: row.event,
+  status: row.status,
+  attempts: row.attempts,
+  next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+  last_status: row.last_status,
+  last_error: row.last_error,
+  created_at: row.created_at.toISOString(),
+  finished_at: row.finished_at?.toISOString() ?? null,
+});
+
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'];
+
+export function webhookRoutes(db: Pool, targets: TargetPolicy): Route[] {
   return [
     defineRoute<{ url: string; events: string[] }>({
       method: 'POST',
@@ -38,8 +75,8 @@ export function webhookRoutes(db: Pool): Route[] {
       body: 'webhook-create.json',
       success: { status: 201, description: '{ id, url, events, secret (whsec_…, Standard Webhooks), created_at }' },
       async handle(ctx, input) {
-        const url = checkUrl(input.url);
-        const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
+        const url = checkWebhookUrl(input.url, targets);
+        const secret = newWebhookSecret();
         const { rows } = await db.query<WebhookRow>(
           `insert into webhook_subscriptions (project_id, webhook_id, url, events, secret)
            values ($1, $2, $3, $4, $5) returning *`,
@@ -89,6 +126,105 @@ export function webhookRoutes(db: Pool): Route[] {
         );
         if (rowCount === 0) throw notFound('webhook subscription');
         ctx.body = { id: pathParam(ctx, 'webhook_id'), deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/webhooks/deliveries',
+      tag: 'Webhooks',
+      summary: 'The delivery log: every delivery of subscriptions and of the integration endpoint, newest first',
+      scope: 'admin',
+      query: [
+        ...PAGING_PARAMS,
+        { name: 'status', description: 'pending, succeeded or failed', schema: { enum: DELIVERY_STATUSES } },
+        { name: 'webhook_id', description: 'only this subscription', schema: { type: 'string' } },
+      ],
+      success: { status: 200, description: '{ deliveries, total, page, per_page }' },
+      async handle(ctx) {
+        const paged = paging(ctx);
+        const status = stringParam(ctx, 'status', DELIVERY_STATUSES);
+        const webhookId = stringParam(ctx, 'webhook_id');
+        const { rows, total } = await pageOf<DeliveryRow>(
+          db,
+          {
+            columns: '*',
+            from: 'webhook_deliveries',
+            where: 'project_id = $1 and ($2::text is null or status = $2) and ($3::text is null or webhook_id = $3)',
+            order: 'created_at desc, delivery_id',
+          },
+          [ctx.state.auth.projectId, status ?? null, webhookId ?? null],
+          paged,
+        );
+        ctx.body = { deliveries: rows.map(presentDelivery), total, page: paged.page, per_page: paged.perPage };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/webhooks/deliveries/:delivery_id',
+      tag: 'Webhooks',
+      summary: 'One delivery with its payload and every attempt (time, status, error)',
+      scope: 'admin',
+      success: {
+        status: 200,
+        description: '{ id, …, payload, attempt_log: [{ attempt, url, started_at, duration_ms, status, error }] }',
+      },
+      errors: { 404: 'No such delivery in this project' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const id = pathParam(ctx, 'delivery_id');
+        const { rows } = await db.query<DeliveryRow>(
+          'select * from webhook_deliveries where project_id = $1 and delivery_id = $2',
+          [projectId, id],
+        );
+        if (!rows[0]) throw notFound('delivery');
+        const { rows: attempts } = await db.query<{
+          attempt: number;
+          url: string;
+          started_at: Date;
+          duration_ms: number | null;
+          status: number | null;
+          error: string | null;
+        }>(
+          `select attempt, url, started_at, duration_ms, status, error from webhook_attempts
+           where project_id = $1 and delivery_id = $2 order by attempt`,
+          [projectId, id],
+        );
+        ctx.body = {
+          ...presentDelivery(rows[0]),
+          payload: rows[0].payload,
+          attempt_log: attempts.map((a) => ({ ...a, started_at: a.started_at.toISOString() })),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhooks/deliveries/:delivery_id/redeliver',
+      tag: 'Webhooks',
+      summary: 'Send a delivery again, with the same webhook-id and a fresh round of retries',
+      scope: 'admin',
+      success: { status: 202, description: 'the delivery, pending again' },
+      errors: { 404: 'No such delivery in this project', 409: 'The delivery is already pending' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const id = pathParam(ctx, 'delivery_id');
+        const { rows } = await db.query<DeliveryRow>(
+          `update webhook_deliveries
+           set status = 'pending', round_start = attempts, next_attempt_at = now(), locked_until = null, finished_at = null
+           where project_id = $1 and delivery_id = $2 and status <> 'pending' returning *`,
+          [projectId, id],
+        );
+        if (!rows[0]) {
+          const { rowCount } = await db.query(
+            'select 1 from webhook_deliveries where project_id = $1 and delivery_id = $2',
+            [projectId, id],
+          );
+          if (rowCount === 0) throw notFound('delivery');
+          throw new ApiError(409, 'conflict', 'The delivery is pending already; it will be attempted as scheduled.', {
+            reason: 'already_pending',
+          });
+        }
+        ctx.status = 202;
+        ctx.body = presentDelivery(rows[0]);
       },
     }),
   ];

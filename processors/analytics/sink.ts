@@ -10,6 +10,7 @@ import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { lockUsers } from '../../lib/user-data.js';
+import { recordFrictionEpisodes, recordJobCompletions } from './moments.js';
 
 interface Touched {
   projectId: string;
@@ -49,7 +50,14 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
       client,
       records.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
     );
-    const { rows } = await client.query<{ project_id: string; user_id: string; ms: number }>(
+    const { rows } = await client.query<{
+      project_id: string;
+      user_id: string;
+      ms: number;
+      rx: number;
+      event: string;
+      message_id: string;
+    }>(
       `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
        select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
        from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::jsonb[])
@@ -58,7 +66,8 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
                          where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
                            and d.deleted_at >= to_timestamp(u.rx / 1000.0))
        on conflict (project_id, message_id) do nothing
-       returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms`,
+       returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
+                 (extract(epoch from received_at) * 1000)::bigint as rx, event, message_id`,
       [
         records.map((r) => r.project_id),
         records.map((r) => r.user_id),
@@ -108,6 +117,18 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     await refreshFeatureUsers(client, features);
     await refreshUserMetrics(client, users, configs);
     for (const pd of pageDays.values()) await raiseAlert(client, pd, configs.get(pd.projectId)!);
+    await recordFrictionEpisodes(client, writes.added, configs);
+    await recordJobCompletions(
+      client,
+      rows.map((r) => ({
+        project_id: r.project_id,
+        user_id: r.user_id,
+        event: r.event,
+        message_id: r.message_id,
+        occurred_at: r.ms,
+        received_at: r.rx,
+      })),
+    );
   },
 };
 

@@ -1,0 +1,213 @@
+import type http from 'node:http';
+import { WebSocket, WebSocketServer } from 'ws';
+import { resolveKey } from '../../lib/api-keys.js';
+import type { Pool } from '../../lib/db.js';
+import type { Logger } from '../../lib/log.js';
+import { listen, wakeLoop } from '../../lib/notify.js';
+import { type Channel, parseClientMessage, streamError, subscribedReply } from './protocol.js';
+
+export const STREAM_PATH = '/v1/stream';
+
+/** Close codes: 1008 policy (auth), 1013 try again later (overload), 1001 going away (shutdown). */
+const CLOSE = { policy: 1008, overloaded: 1013, goingAway: 1001 } as const;
+
+export interface StreamOptions {
+  db: Pool;
+  databaseUrl: string;
+  log: Logger;
+  pollMs: number;
+  authTimeoutMs?: number;
+  pingMs?: number;
+  /** A client whose unsent data exceeds this is too slow: it is dropped, not buffered for. */
+  maxBufferedBytes?: number;
+  maxConnectionsPerProject?: number;
+  /** How far back the catch-up looks for rows a missed NOTIFY did not announce. */
+  lookbackMs?: number;
+}
+
+interface Client {
+  socket: WebSocket;
+  projectId?: string;
+  channels: Set<Channel>;
+  alive: boolean;
+}
+
+interface Published {
+  key: string;
+  project_id: string;
+  channel: Channel;
+  at: Date;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The stream at ws://<host>/v1/stream on the API's port: auth first, then subscriptions to
+ * friction_alerts and job_completions of the key's project. Rows are found by a catch-up query
+ * woken by NOTIFY, on reconnection and by a timer, and de-duplicated by key, so a missed
+ * notification delays a message and never loses it.
+ */
+export function attachStream(server: http.Server, options: StreamOptions) {
+  const log = options.log.child({ component: 'stream' });
+  const authTimeoutMs = options.authTimeoutMs ?? 10_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const maxConnections = options.maxConnectionsPerProject ?? 100;
+  const lookbackMs = options.lookbackMs ?? 120_000;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const clients = new Set<Client>();
+
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== STREAM_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+  });
+
+  const send = (client: Client, message: unknown) => {
+    if (client.socket.readyState !== WebSocket.OPEN) return;
+    if (client.socket.bufferedAmount > maxBufferedBytes) {
+      log.warn({ project: client.projectId }, 'dropping a slow stream client');
+      client.socket.close(CLOSE.overloaded, 'slow consumer: send buffer full');
+      setTimeout(() => client.socket.terminate(), 1000).unref();
+      return;
+    }
+    client.socket.send(JSON.stringify(message));
+  };
+
+  function accept(socket: WebSocket) {
+    const client: Client = { socket, channels: new Set(), alive: true };
+    clients.add(client);
+    const authTimer = setTimeout(() => {
+      send(client, streamError('auth_timeout', `The first message must be auth, within ${authTimeoutMs / 1000} s.`));
+      socket.close(CLOSE.policy, 'auth timeout');
+    }, authTimeoutMs);
+    socket.on('pong', () => (client.alive = true));
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      clients.delete(client);
+    });
+    socket.on('error', (err) => log.debug({ err }, 'stream socket error'));
+    // Messages are handled one at a time, in order: auth resolves the key before any subscribe.
+    let queue = Promise.resolve();
+    socket.on('message', (data: Buffer, isBinary) => {
+      queue = queue.then(() => handle(client, isBinary ? '' : data.toString('utf8'), authTimer));
+    });
+  }
+
+  async function handle(client: Client, raw: string, authTimer: NodeJS.Timeout): Promise<void> {
+    const message = parseClientMessage(raw);
+    if (!client.projectId) {
+      if (message.type !== 'auth') {
+        send(client, streamError('unauthorized', 'The first message must be {"type":"auth","api_key":"…"}.'));
+        client.socket.close(CLOSE.policy, 'unauthorized');
+        return;
+      }
+      clearTimeout(authTimer);
+      const key = await resolveKey(options.db, message.apiKey).catch((err: unknown) => {
+        log.error({ err }, 'stream key lookup failed');
+        return undefined;
+      });
+      if (!key || !(key.scopes.includes('analytics:read') || key.scopes.includes('admin'))) {
+        send(client, streamError('unauthorized', 'Invalid API key, or a key without analytics:read.'));
+        client.socket.close(CLOSE.policy, 'unauthorized');
+        return;
+      }
+      const open = [...clients].filter((c) => c.projectId === key.projectId).length;
+      if (open >= maxConnections) {
+        send(client, streamError('too_many_connections', `At most ${maxConnections} stream connections per project.`));
+        client.socket.close(CLOSE.overloaded, 'too many connections');
+        return;
+      }
+      client.projectId = key.projectId;
+      send(client, { type: 'auth_ok' });
+      return;
+    }
+    switch (message.type) {
+      case 'error':
+        return send(client, message);
+      case 'auth':
+        return send(client, streamError('already_authenticated', 'This connection is already authenticated.'));
+      case 'subscribe':
+        for (const c of message.channels) client.channels.add(c);
+        return send(client, subscribedReply(client.channels));
+      case 'unsubscribe':
+        for (const c of message.channels) client.channels.delete(c);
+        return send(client, subscribedReply(client.channels));
+      case 'ping':
+        return send(client, { type: 'pong' });
+    }
+  }
+
+  // Keys of rows already published, with their time, forgotten once older than the lookback.
+  const published = new Map<string, number>();
+  let primed = false;
+
+  async function catchUp(): Promise<void> {
+    const { rows } = await options.db.query<Published>(
+      `select 'fa:' || alert_id as key, project_id, 'friction_alerts' as channel, created_at as at,
+              jsonb_build_object('alert_id', alert_id, 'page', page, 'day', day,
+                                 'friction_index', friction_index, 'users_affected', users_affected) as data
+       from friction_alerts where created_at > now() - $1 * interval '1 millisecond'
+       union all
+       select 'jc:' || completion_id, project_id, 'job_completions', created_at,
+              jsonb_build_object('job_id', job_id, 'user_id', user_id, 'completed_at', completed_at)
+       from job_completions where created_at > now() - $1 * interval '1 millisecond'
+       order by 4`,
+      [lookbackMs],
+    );
+    const fresh = rows.filter((r) => !published.has(r.key));
+    for (const r of fresh) published.set(r.key, r.at.getTime());
+    const horizon = Date.now() - 2 * lookbackMs;
+    for (const [key, at] of published) if (at < horizon) published.delete(key);
+    // The first pass only learns what happened before this server started.
+    if (!primed) {
+      primed = true;
+      return;
+    }
+    for (const r of fresh) {
+      const message = { channel: r.channel, data: normalise(r.data), timestamp: r.at.toISOString() };
+      for (const client of clients) {
+        if (client.projectId === r.project_id && client.channels.has(r.channel)) send(client, message);
+      }
+    }
+  }
+
+  const loop = wakeLoop(catchUp, log);
+  const listener = listen({
+    databaseUrl: options.databaseUrl,
+    channels: ['pi_stream'],
+    pollMs: options.pollMs,
+    log,
+    onWake: () => loop.wake(),
+  });
+
+  const pinger = setInterval(() => {
+    for (const client of clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }, options.pingMs ?? 30_000);
+  pinger.unref();
+
+  return {
+    async close(): Promise<void> {
+      clearInterval(pinger);
+      await listener.close();
+      await loop.stop();
+      for (const client of clients) client.socket.close(CLOSE.goingAway, 'server shutting down');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const client of clients) client.socket.terminate();
+    },
+  };
+}
+
+/** Timestamps inside data are ISO 8601 UTC strings, as everywhere in the API. */
+function normalise(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  if (typeof out.completed_at === 'string') out.completed_at = new Date(out.completed_at).toISOString();
+  return out;
+}

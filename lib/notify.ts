@@ -1,0 +1,106 @@
+import pgListen, { type Subscriber } from 'pg-listen';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from './log.js';
+
+// pg-listen is CommonJS with an __esModule default export.
+const createSubscriber = pgListen.default;
+
+/**
+ * Runs `work` when woken, never twice at once; wakes during a run coalesce into one more run.
+ * A failed run is logged and retried at the next wake.
+ */
+export function wakeLoop(work: () => Promise<void>, log: Logger) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const run = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        await work();
+      } catch (err) {
+        log.error({ err }, 'run failed; retried at the next wake-up');
+      }
+    } while (again && !stopped);
+    running = undefined;
+  };
+  return {
+    wake(): void {
+      if (stopped) return;
+      if (running) again = true;
+      else running = run();
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+export interface Listener {
+  close(): Promise<void>;
+}
+
+/**
+ * LISTEN on `channels` with pg-listen, reconnecting forever. NOTIFY is only a wake-up signal:
+ * `onWake` also runs after every (re)connection and every `pollMs`, so work announced while the
+ * connection was down is found by the catch-up, late but never lost.
+ */
+export function listen(options: {
+  databaseUrl: string;
+  channels: string[];
+  pollMs: number;
+  log: Logger;
+  onNotification?: (channel: string, payload: unknown) => void;
+  onWake: (reason: 'notification' | 'connected' | 'timer') => void;
+}): Listener {
+  const { log } = options;
+  let closed = false;
+  let subscriber: Subscriber | undefined;
+  const timer = setInterval(() => options.onWake('timer'), options.pollMs);
+  timer.unref();
+
+  const connect = async () => {
+    for (let attempt = 0; !closed; attempt++) {
+      const candidate = createSubscriber(
+        { connectionString: options.databaseUrl },
+        {
+          retryLimit: Infinity,
+          retryTimeout: 0,
+          retryInterval: (n) => Math.min(5000, 100 * 2 ** n),
+          paranoidChecking: 10_000,
+        },
+      );
+      candidate.events.on('error', (err) => log.warn({ err }, 'notification listener error'));
+      candidate.events.on('reconnect', (n) => log.warn({ attempt: n }, 'notification listener reconnecting'));
+      candidate.events.on('connected', () => options.onWake('connected'));
+      candidate.events.on('notification', (n) => {
+        options.onNotification?.(n.channel, n.payload);
+        options.onWake('notification');
+      });
+      try {
+        await candidate.connect();
+        for (const channel of options.channels) await candidate.listenTo(channel);
+        subscriber = candidate;
+        if (closed) await candidate.close();
+        // LISTEN came after `connected`: catch up on what was announced in between.
+        else options.onWake('connected');
+        return;
+      } catch (err) {
+        log.warn({ err, attempt }, 'notification listener cannot connect yet');
+        await candidate.close().catch(() => undefined);
+        await sleep(Math.min(5000, 100 * 2 ** attempt));
+      }
+    }
+  };
+  const connecting = connect();
+
+  return {
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await connecting;
+      await subscriber?.close().catch(() => undefined);
+    },
+  };
+}

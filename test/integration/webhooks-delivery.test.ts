@@ -1,0 +1,292 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import { type RunningApi, startApi } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
+import type { Services } from '../../lib/services.js';
+import { type RunningSender, startWebhookSender } from '../../processors/webhooks/sender.js';
+import { call, closeServices, errorOf, isolateTopics, newProject, services, waitFor } from './helpers.js';
+import { startReceiver, testPki, verifyStandardWebhook } from './https-receiver.js';
+
+const RETRY_BASE_MS = 300;
+
+/** The sender as an operator would configure it for these tests: the test CA trusted, loopback allowed. */
+function senderServices(allow = ['localhost', '127.0.0.1']): Services {
+  const s = services();
+  return {
+    ...s,
+    config: {
+      ...s.config,
+      webhookCaFile: testPki().caFile,
+      webhookAllowHosts: allow,
+      webhookRetryBaseMs: RETRY_BASE_MS,
+      webhookLeaseMs: 6000,
+      pollIntervalMs: 500,
+    },
+  };
+}
+
+interface Delivery {
+  id: string;
+  status: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  attempt_log: { attempt: number; status: number | null; error: string | null }[];
+}
+
+describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard, crash safety', function () {
+  this.timeout(90_000);
+  let api: RunningApi;
+  let key: string;
+  let projectId: string;
+  const senders: RunningSender[] = [];
+
+  before(async () => {
+    await isolateTopics();
+    api = await startApi({ ...loadConfig(), port: 0, webhookAllowHosts: ['localhost'] }, services());
+    const project = await newProject(['admin']);
+    [projectId, key] = [project.projectId, project.keys[0]!];
+  });
+
+  // Each test's receiver is gone after it: so are its subscription and what was queued for it.
+  afterEach(async () => {
+    await services().db.query('delete from webhook_subscriptions where project_id = $1', [projectId]);
+    await services().db.query('delete from webhook_deliveries where project_id = $1', [projectId]);
+  });
+
+  after(async () => {
+    await Promise.all(senders.map((s) => s.stop()));
+    await api.close();
+    await closeServices();
+  });
+
+  async function subscribe(url: string, events = ['job.completed']) {
+    const reply = await call<{ id: string; secret: string }>(api, 'POST', '/webhooks', { key, json: { url, events } });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    return reply.body;
+  }
+
+  /** A job completion written as the pipeline writes it; the trigger queues the deliveries. */
+  async function complete(userId: string) {
+    const jobId = `job_${crypto.randomBytes(4).toString('hex')}`;
+    await services().db.query(
+      `insert into job_completions (project_id, job_id, user_id, completion_id, completed_at, message_id)
+       values ($1, $2, $3, $4, '2026-11-20T10:00:00Z', 'm1')`,
+      [projectId, jobId, userId, `jc_${crypto.randomBytes(6).toString('hex')}`],
+    );
+    return jobId;
+  }
+
+  async function deliveryOf(
+    path: string,
+    receiver: { received: { path: string; headers: Record<string, unknown> }[] },
+  ) {
+    const id = receiver.received.find((r) => r.path === path)!.headers['webhook-id'] as string;
+    return (await call<Delivery>(api, 'GET', `/webhooks/deliveries/${id}`, { key })).body;
+  }
+
+  async function sender(allow?: string[]) {
+    const s = await startWebhookSender(senderServices(allow));
+    senders.push(s);
+    return s;
+  }
+
+  it('signs a job.completed delivery so that a Standard Webhooks verifier accepts it', async () => {
+    const receiver = await startReceiver();
+    const { secret } = await subscribe(receiver.url('/signed'));
+    await sender();
+    const jobId = await complete('u-signed');
+    const got = await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/signed'));
+    assert.ok(verifyStandardWebhook(secret, got.headers, got.body), 'signature verifies');
+    assert.ok(!verifyStandardWebhook(secret, got.headers, got.body.replace('u-signed', 'u-other')), 'tamper detected');
+    assert.match(String(got.headers['webhook-id']), /^msg_[0-9a-f]{32}$/);
+    assert.equal(got.headers['content-type'], 'application/json');
+    const payload = JSON.parse(got.body) as { event: string; data: Record<string, unknown>; timestamp: string };
+    assert.equal(payload.event, 'job.completed');
+    assert.deepEqual(payload.data, { job_id: jobId, user_id: 'u-signed', completed_at: '2026-11-20T10:00:00.000Z' });
+    assert.match(payload.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    await waitFor('status succeeded', async () => (await deliveryOf('/signed', receiver)).status === 'succeeded');
+    await receiver.close();
+  });
+
+  it('retries a failing endpoint with growing gaps and stops at the first 2xx', async () => {
+    const receiver = await startReceiver(({ n }) => ({ status: n <= 2 ? 503 : 200 }));
+    await subscribe(receiver.url('/flaky'));
+    await complete('u-flaky');
+    await waitFor('three attempts', () => receiver.received.length === 3 && receiver.received, 20_000);
+    const delivery = await waitFor('succeeded', async () => {
+      const d = await deliveryOf('/flaky', receiver);
+      return d.status === 'succeeded' && d;
+    });
+    assert.deepEqual(
+      receiver.received.map((r) => r.status),
+      [503, 503, 200],
+    );
+    assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1, 'one webhook-id');
+    const [a, b, c] = receiver.received.map((r) => r.at) as [number, number, number];
+    assert.ok(b - a >= RETRY_BASE_MS * 0.8, `first gap ${b - a} ms`);
+    assert.ok(c - b > b - a, `gaps grow: ${b - a} ms then ${c - b} ms`);
+    assert.equal(delivery.attempts, 3);
+    assert.deepEqual(
+      delivery.attempt_log.map((x) => x.status),
+      [503, 503, 200],
+    );
+    await new Promise((r) => setTimeout(r, 3 * RETRY_BASE_MS));
+    assert.equal(receiver.received.length, 3, 'nothing after the success');
+    await receiver.close();
+  });
+
+  it('gives up after 1 + 3 attempts, records it, and redelivers with the same webhook-id', async () => {
+    let healthy = false;
+    const receiver = await startReceiver(() => ({ status: healthy ? 200 : 500 }));
+    await subscribe(receiver.url('/down'));
+    await complete('u-down');
+    const failed = await waitFor(
+      'the give-up',
+      async () => {
+        const first = receiver.received[0];
+        if (!first) return false;
+        const d = await deliveryOf('/down', receiver);
+        return d.status === 'failed' && d;
+      },
+      30_000,
+    );
+    assert.equal(receiver.received.length, 4);
+    assert.equal(failed.attempts, 4);
+    assert.equal(failed.last_status, 500);
+    assert.equal(failed.last_error, 'HTTP 500');
+    const listed = await call<{ deliveries: { id: string }[] }>(api, 'GET', '/webhooks/deliveries?status=failed', {
+      key,
+    });
+    assert.ok(listed.body.deliveries.some((d) => d.id === failed.id));
+
+    healthy = true;
+    const again = await call<Delivery>(api, 'POST', `/webhooks/deliveries/${failed.id}/redeliver`, { key });
+    assert.equal(again.status, 202);
+    assert.equal(again.body.status, 'pending');
+    await waitFor('the redelivery', () => receiver.received.length === 5);
+    assert.equal(receiver.received[4]!.headers['webhook-id'], failed.id);
+    await waitFor('succeeded', async () => (await deliveryOf('/down', receiver)).status === 'succeeded');
+    const twice = await call(api, 'POST', `/webhooks/deliveries/${failed.id}/redeliver`, { key });
+    assert.equal(twice.status, 202, 'a finished delivery can be sent again');
+    assert.equal(
+      (await call(api, 'POST', '/webhooks/deliveries/msg_nope/redeliver', { key })).status,
+      404,
+      'unknown delivery',
+    );
+    await receiver.close();
+  });
+
+  it('treats an answer slower than 5 s as failed and retries it with the same webhook-id', async () => {
+    const receiver = await startReceiver(({ n }) => ({ status: 200, delayMs: n === 1 ? 6000 : 0 }));
+    await subscribe(receiver.url('/slow'));
+    await complete('u-slow');
+    await waitFor('the retry', () => receiver.received.length === 2, 20_000);
+    assert.equal(receiver.received[0]!.headers['webhook-id'], receiver.received[1]!.headers['webhook-id']);
+    const d = await waitFor('succeeded', async () => {
+      const x = await deliveryOf('/slow', receiver);
+      return x.status === 'succeeded' && x;
+    });
+    assert.match(d.attempt_log[0]!.error ?? '', /timeout/i);
+    await receiver.close();
+  });
+
+  it('refuses private and loopback targets unless allow-listed', async () => {
+    for (const url of ['https://10.0.0.8/h', 'https://127.0.0.1/h', 'https://[::1]/h', 'https://169.254.169.254/x']) {
+      const reply = await call(api, 'POST', '/webhooks', { key, json: { url, events: ['job.completed'] } });
+      assert.equal(reply.status, 400, url);
+      assert.equal(errorOf(reply).details.reason, 'forbidden_target', url);
+    }
+    assert.equal(
+      errorOf(
+        await call(api, 'POST', '/webhooks', {
+          key,
+          json: { url: 'http://a.example.com/h', events: ['job.completed'] },
+        }),
+      ).details.reason,
+      'https_required',
+    );
+    // The name is allowed by the API (allow-listed there), but a sender without the allow-list
+    // resolves it to 127.0.0.1 and refuses to connect.
+    await Promise.all(senders.splice(0).map((s) => s.stop()));
+    const receiver = await startReceiver();
+    await subscribe(receiver.url('/guarded'));
+    const strict = await sender([]);
+    await complete('u-guarded');
+    await strict.drain();
+    const { rows } = await services().db.query<{ error: string }>(
+      `select a.error from webhook_attempts a join webhook_deliveries d using (project_id, delivery_id)
+       join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
+       where s.url like '%/guarded'`,
+    );
+    assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
+    assert.match(rows[0]?.error ?? '', /private or loopback/);
+    await strict.stop();
+    senders.splice(senders.indexOf(strict), 1);
+    await services().db.query(`delete from webhook_subscriptions where url like '%/guarded'`);
+    await receiver.close();
+  });
+
+  it('shares the outbox between senders without sending anything twice', async () => {
+    await Promise.all(senders.splice(0).map((s) => s.stop()));
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 50 }));
+    await subscribe(receiver.url('/shared'));
+    await Promise.all([sender(), sender(), sender()]);
+    for (let i = 0; i < 30; i++) await complete(`u-shared-${i}`);
+    await waitFor('30 deliveries', () => receiver.received.length >= 30, 30_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    assert.equal(ids.length, 30, 'exactly one request per delivery');
+    assert.equal(new Set(ids).size, 30);
+    await receiver.close();
+  });
+
+  it('loses nothing when the sender process is killed mid-delivery; duplicates keep their webhook-id', async () => {
+    await Promise.all(senders.splice(0).map((s) => s.stop()));
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 1500 }));
+    await subscribe(receiver.url('/crash'));
+    for (let i = 0; i < 20; i++) await complete(`u-crash-${i}`);
+    const env = {
+      ...process.env,
+      WEBHOOK_CA_FILE: testPki().caFile,
+      WEBHOOK_ALLOW_HOSTS: 'localhost',
+      PI_WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+      PI_WEBHOOK_LEASE_MS: '6000',
+      PI_POLL_INTERVAL_MS: '500',
+    };
+    const run = (): ChildProcess =>
+      spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', 'webhook-sender'], {
+        env,
+        stdio: 'ignore',
+      });
+    const first = run();
+    await waitFor('requests in flight', () => receiver.received.length > 0, 30_000);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const second = run();
+    try {
+      const done = async () => {
+        const { rows } = await services().db.query<{ pending: number }>(
+          `select count(*) filter (where d.status <> 'succeeded')::int as pending from webhook_deliveries d
+           join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
+           where s.url like '%/crash'`,
+        );
+        return rows[0]!.pending === 0;
+      };
+      await waitFor('every delivery succeeded', done, 60_000);
+    } finally {
+      second.kill('SIGTERM');
+      await new Promise((r) => second.once('exit', r));
+    }
+    const byId = new Map<string, string[]>();
+    for (const r of receiver.received) {
+      const body = JSON.parse(r.body) as { data: { user_id: string } };
+      const id = String(r.headers['webhook-id']);
+      byId.set(id, [...(byId.get(id) ?? []), body.data.user_id]);
+    }
+    assert.equal(byId.size, 20, 'every delivery arrived');
+    for (const [id, users] of byId) assert.equal(new Set(users).size, 1, `${id}: duplicates are the same delivery`);
+    await receiver.close();
+  });
+});
