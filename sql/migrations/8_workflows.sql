@@ -1,0 +1,1 @@
+-- Workflows: materialized paths to goals (issue 5).

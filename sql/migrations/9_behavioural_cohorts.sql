@@ -1,0 +1,1 @@
+-- Behavioural cohorts: clusters of users by behaviour (issue 5).
