@@ -23,6 +23,8 @@ export const USER_TABLES = [
   'friction_episodes',
   'cohort_members',
   'webhook_deliveries',
+  'job_targets',
+  'job_interventions',
 ] as const;
 
 /** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */

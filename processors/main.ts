@@ -5,6 +5,8 @@ import { type Services, connectServices, prepare } from '../lib/services.js';
 import { analyticsSink } from './analytics/sink.js';
 import { rawSink } from './raw-sink/sink.js';
 import { startCohortMembership } from './cohorts/membership.js';
+import { startJobWorker } from './jobs/worker.js';
+import { startReportWorker } from './reports/worker.js';
 import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
 import { startWebhookSender } from './webhooks/sender.js';
 
@@ -16,6 +18,8 @@ export type ProcessorName = keyof typeof PROCESSORS;
 export const WORKERS = {
   'webhook-sender': startWebhookSender,
   'cohort-membership': startCohortMembership,
+  reports: (services: Services) => startReportWorker(services),
+  jobs: startJobWorker,
 } as const;
 export type WorkerName = keyof typeof WORKERS;
 

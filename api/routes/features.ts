@@ -19,13 +19,13 @@ interface FeatureRow {
   avg_days: number | null;
 }
 
-const round = (x: number) => Math.round(x * 1e9) / 1e9;
+export const round = (x: number) => Math.round(x * 1e9) / 1e9;
 
 /**
  * Per-feature totals over a date range, optionally for one segment of users (a user property
  * equal to a value). Reads only the daily tables of the range.
  */
-async function featureTotals(
+export async function featureTotals(
   db: Pool,
   projectId: string,
   range: { start: string; end: string },
@@ -64,7 +64,7 @@ async function featureTotals(
   return rows;
 }
 
-function metricsOf(row: FeatureRow) {
+export function metricsOf(row: FeatureRow) {
   const vr = visibilityRate(row.sessions_visible, row.sessions);
   const ec = engagementConversion(row.users_used, row.users_saw);
   const days = row.avg_days ?? 0;

@@ -46,7 +46,7 @@ export function recommendedActions(
   return actions;
 }
 
-async function pageTotals(
+export async function pageTotals(
   db: Pool,
   projectId: string,
   start: string,

@@ -49,15 +49,27 @@ function checkAudience(audience: TargetAudience | undefined): void {
   }
 }
 
-/**
- * Job metrics are the pipeline's numbers (job analytics); until it has computed any for a job they
- * are zero counts, and the rate and average are 0 as no user has been targeted or completed.
- */
-function metrics() {
-  return { completion_rate: 0, avg_time_to_completion: 0, users_targeted: 0, users_completed: 0 };
+export interface JobMetrics {
+  completion_rate: number;
+  avg_time_to_completion: number;
+  users_targeted: number;
+  users_completed: number;
 }
 
-export function presentJob(row: JobRow) {
+/** A job the jobs worker has not measured yet has targeted and completed no one. */
+const NO_METRICS: JobMetrics = { completion_rate: 0, avg_time_to_completion: 0, users_targeted: 0, users_completed: 0 };
+
+/** The jobs' numbers as the jobs worker materialized them (the same as GET /analytics/jobs/{id}). */
+async function metricsOf(db: Pool | PoolClient, projectId: string, jobIds: string[]): Promise<Map<string, JobMetrics>> {
+  const { rows } = await db.query<JobMetrics & { job_id: string }>(
+    `select job_id, completion_rate, avg_time_to_completion, users_targeted, users_completed
+     from job_analytics where project_id = $1 and job_id = any ($2::text[])`,
+    [projectId, jobIds],
+  );
+  return new Map(rows.map(({ job_id, ...m }) => [job_id, m]));
+}
+
+export function presentJob(row: JobRow, metrics: JobMetrics = NO_METRICS) {
   return {
     id: row.job_id,
     name: row.name,
@@ -67,14 +79,14 @@ export function presentJob(row: JobRow) {
     priority: row.priority,
     target_audience: row.target_audience,
     automation: row.automation,
-    metrics: metrics(),
+    metrics,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
 }
 
-function presentListItem(row: JobRow) {
-  const { completion_rate, users_targeted, users_completed } = metrics();
+function presentListItem(row: JobRow, metrics: JobMetrics = NO_METRICS) {
+  const { completion_rate, users_targeted, users_completed } = metrics;
   return {
     id: row.job_id,
     name: row.name,
@@ -122,7 +134,17 @@ export function jobRoutes(db: Pool): Route[] {
           [projectId, status],
           paged,
         );
-        ctx.body = { jobs: rows.map(presentListItem), total, page: paged.page, per_page: paged.perPage };
+        const metrics = await metricsOf(
+          db,
+          projectId,
+          rows.map((r) => r.job_id),
+        );
+        ctx.body = {
+          jobs: rows.map((r) => presentListItem(r, metrics.get(r.job_id))),
+          total,
+          page: paged.page,
+          per_page: paged.perPage,
+        };
       },
     }),
     defineRoute({
@@ -134,7 +156,9 @@ export function jobRoutes(db: Pool): Route[] {
       success: { status: 200, description: 'the full job' },
       errors: { 404: 'No such job in this project' },
       async handle(ctx) {
-        ctx.body = presentJob(await findJob(db, ctx.state.auth.projectId, pathParam(ctx, 'job_id')));
+        const { projectId } = ctx.state.auth;
+        const job = await findJob(db, projectId, pathParam(ctx, 'job_id'));
+        ctx.body = presentJob(job, (await metricsOf(db, projectId, [job.job_id])).get(job.job_id));
       },
     }),
     defineRoute<JobInput>({
@@ -181,39 +205,39 @@ export function jobRoutes(db: Pool): Route[] {
       },
       async handle(ctx, input) {
         checkAudience(input.target_audience);
-        ctx.body = presentJob(
-          await inTransaction(db, async (client) => {
-            const job = await findJob(client, ctx.state.auth.projectId, pathParam(ctx, 'job_id'), true);
-            if (input.status && !canMove(job.status, input.status)) {
-              throw new ApiError(409, 'conflict', `A ${job.status} job cannot become ${input.status}.`, {
-                field: 'status',
-                from: job.status,
-                to: input.status,
-                allowed: allowedMoves(job.status),
-              });
-            }
-            const { rows } = await client.query<JobRow>(
-              `update jobs set
+        const updated = await inTransaction(db, async (client) => {
+          const job = await findJob(client, ctx.state.auth.projectId, pathParam(ctx, 'job_id'), true);
+          if (input.status && !canMove(job.status, input.status)) {
+            throw new ApiError(409, 'conflict', `A ${job.status} job cannot become ${input.status}.`, {
+              field: 'status',
+              from: job.status,
+              to: input.status,
+              allowed: allowedMoves(job.status),
+            });
+          }
+          const { rows } = await client.query<JobRow>(
+            `update jobs set
                  name = coalesce($3, name), description = coalesce($4, description), goal = coalesce($5, goal),
                  priority = coalesce($6, priority), status = coalesce($7, status),
                  target_audience = coalesce($8, target_audience), automation = coalesce($9, automation),
                  updated_at = now()
                where project_id = $1 and job_id = $2 returning *`,
-              [
-                ctx.state.auth.projectId,
-                job.job_id,
-                input.name ?? null,
-                input.description ?? null,
-                input.goal ?? null,
-                input.priority ?? null,
-                input.status ?? null,
-                input.target_audience ?? null,
-                input.automation ?? null,
-              ],
-            );
-            return rows[0]!;
-          }),
-        );
+            [
+              ctx.state.auth.projectId,
+              job.job_id,
+              input.name ?? null,
+              input.description ?? null,
+              input.goal ?? null,
+              input.priority ?? null,
+              input.status ?? null,
+              input.target_audience ?? null,
+              input.automation ?? null,
+            ],
+          );
+          return rows[0]!;
+        });
+        const metrics = await metricsOf(db, ctx.state.auth.projectId, [updated.job_id]);
+        ctx.body = presentJob(updated, metrics.get(updated.job_id));
       },
     }),
     defineRoute({
@@ -225,11 +249,16 @@ export function jobRoutes(db: Pool): Route[] {
       success: { status: 200, description: '{ id, deleted: true }' },
       errors: { 404: 'No such job in this project' },
       async handle(ctx) {
-        const { rowCount } = await db.query('delete from jobs where project_id = $1 and job_id = $2', [
-          ctx.state.auth.projectId,
-          pathParam(ctx, 'job_id'),
-        ]);
-        if (rowCount === 0) throw notFound('job');
+        const params = [ctx.state.auth.projectId, pathParam(ctx, 'job_id')];
+        const deleted = await inTransaction(db, async (client) => {
+          const { rowCount } = await client.query('delete from jobs where project_id = $1 and job_id = $2', params);
+          // What the pipeline kept for the job goes with it.
+          for (const table of ['job_targets', 'job_analytics', 'job_interventions', 'job_completions']) {
+            await client.query(`delete from ${table} where project_id = $1 and job_id = $2`, params);
+          }
+          return rowCount;
+        });
+        if (deleted === 0) throw notFound('job');
         ctx.body = { id: pathParam(ctx, 'job_id'), deleted: true };
       },
     }),

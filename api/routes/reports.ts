@@ -1,32 +1,111 @@
-import type { Pool } from '../../lib/db.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { type Route, defineRoute } from '../route.js';
+import { REPORT_TYPES } from '../../lib/reports/data.js';
+import { jobSender } from '../../lib/reports/queue.js';
+import { ReportQueueUnavailable, enqueueRun } from '../../lib/reports/runs.js';
+import { type Schedule, nextDue, periodBefore } from '../../lib/reports/schedule.js';
+import { fieldError, notFound, unavailable } from '../errors.js';
+import { PAGING_PARAMS, pageOf, paging } from '../query.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface ReportInput {
   name: string;
   type: string;
-  schedule: string;
+  schedule: Schedule;
   format?: string;
   recipients: string[];
 }
 
+interface ReportRow {
+  report_id: string;
+  name: string;
+  type: string;
+  schedule: Schedule;
+  format: string;
+  recipients: string[];
+  created_at: Date;
+}
+
+interface RunRow {
+  run_id: string;
+  trigger: string;
+  status: string;
+  period_start: string;
+  period_end: string;
+  attempts: number;
+  recipients: string[];
+  error: string | null;
+  sent_at: Date | null;
+  created_at: Date;
+}
+
+/** Runs shown with a report, newest first. */
+const RECENT_RUNS = 10;
+
+const presentReport = (row: ReportRow, now: Date) => ({
+  id: row.report_id,
+  name: row.name,
+  type: row.type,
+  schedule: row.schedule,
+  format: row.format,
+  recipients: row.recipients,
+  next_run_at: nextDue(row.schedule, now).toISOString(),
+  created_at: row.created_at.toISOString(),
+});
+
+const presentRun = (run: RunRow) => ({
+  id: run.run_id,
+  trigger: run.trigger,
+  status: run.status,
+  period: { start: run.period_start, end: run.period_end },
+  attempts: run.attempts,
+  recipients: run.recipients,
+  sent_at: run.sent_at?.toISOString() ?? null,
+  error: run.error,
+  created_at: run.created_at.toISOString(),
+});
+
+function refuseUnsupported(type: string): void {
+  if (!(REPORT_TYPES as readonly string[]).includes(type)) {
+    throw fieldError(
+      'type',
+      'unsupported_type',
+      `Reports of type ${type} are not available yet; supported: ${REPORT_TYPES.join(', ')}.`,
+      { supported: REPORT_TYPES },
+    );
+  }
+}
+
+const REPORT = `report_id, name, type, schedule, format, recipients, created_at`;
+
 export function reportRoutes(db: Pool): Route[] {
+  const sender = jobSender(db);
+  const find = async (projectId: string, reportId: string) => {
+    const { rows } = await db.query<ReportRow>(
+      `select ${REPORT} from reports where project_id = $1 and report_id = $2`,
+      [projectId, reportId],
+    );
+    if (!rows[0]) throw notFound('report');
+    return rows[0];
+  };
   return [
     defineRoute<ReportInput>({
       method: 'POST',
       path: '/analytics/reports',
       tag: 'Reports',
-      summary: 'Schedule a report; stored and queued (rendering and mailing arrive with the reports worker)',
+      summary: 'Schedule a report, mailed daily (06:00 UTC), weekly (Monday) or monthly (1st)',
       scope: 'admin',
       body: 'report-create.json',
       success: {
-        status: 202,
-        description: '{ id, name, type, schedule, format, recipients, status: queued, created_at }',
+        status: 201,
+        description: '{ id, name, type, schedule, format, recipients, next_run_at, created_at }',
       },
+      errors: { 400: 'Invalid body, or a type that cannot be sent yet (details.reason unsupported_type)' },
       async handle(ctx, input) {
-        const { rows } = await db.query<{ report_id: string; status: string; created_at: Date; format: string }>(
+        refuseUnsupported(input.type);
+        const { rows } = await db.query<ReportRow>(
           `insert into reports (project_id, report_id, name, type, schedule, format, recipients)
-           values ($1, $2, $3, $4, $5, $6, $7) returning report_id, status, created_at, format`,
+           values ($1, $2, $3, $4, $5, $6, $7) returning ${REPORT}`,
           [
             ctx.state.auth.projectId,
             newId('rep'),
@@ -38,17 +117,115 @@ export function reportRoutes(db: Pool): Route[] {
           ],
         );
         const row = rows[0]!;
-        ctx.status = 202;
+        ctx.status = 201;
+        ctx.set('Location', `${ctx.path}/${row.report_id}`);
+        ctx.body = presentReport(row, new Date());
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/analytics/reports',
+      tag: 'Reports',
+      summary: 'List scheduled reports, newest first',
+      scope: 'admin',
+      query: PAGING_PARAMS,
+      success: { status: 200, description: '{ reports, total, page, per_page }' },
+      async handle(ctx) {
+        const paged = paging(ctx);
+        const { rows, total } = await pageOf<ReportRow>(
+          db,
+          { columns: REPORT, from: 'reports', where: 'project_id = $1', order: 'created_at desc, report_id' },
+          [ctx.state.auth.projectId],
+          paged,
+        );
+        const now = new Date();
         ctx.body = {
-          id: row.report_id,
-          name: input.name,
-          type: input.type,
-          schedule: input.schedule,
-          format: row.format,
-          recipients: input.recipients,
-          status: row.status,
-          created_at: row.created_at.toISOString(),
+          reports: rows.map((row) => presentReport(row, now)),
+          total,
+          page: paged.page,
+          per_page: paged.perPage,
         };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/analytics/reports/:report_id',
+      tag: 'Reports',
+      summary: `A scheduled report with its next run time and its last ${RECENT_RUNS} runs`,
+      scope: 'admin',
+      success: {
+        status: 200,
+        description: '{ id, …, next_run_at, runs: [{ id, trigger, status, period, sent_at, error, … }] }',
+      },
+      errors: { 404: 'No such report in this project' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const report = await find(projectId, pathParam(ctx, 'report_id'));
+        const { rows: runs } = await db.query<RunRow>(
+          `select run_id, trigger, status, to_char(period_start, 'YYYY-MM-DD') as period_start,
+                  to_char(period_end, 'YYYY-MM-DD') as period_end, attempts, recipients, error, sent_at, created_at
+           from report_runs where project_id = $1 and report_id = $2
+           order by created_at desc, run_id limit $3`,
+          [projectId, report.report_id, RECENT_RUNS],
+        );
+        ctx.body = { ...presentReport(report, new Date()), runs: runs.map(presentRun) };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/analytics/reports/:report_id',
+      tag: 'Reports',
+      summary: 'Unschedule a report (its run history goes with it)',
+      scope: 'admin',
+      success: { status: 200, description: '{ id, deleted: true }' },
+      errors: { 404: 'No such report in this project' },
+      async handle(ctx) {
+        const { rows } = await db.query<{ report_id: string }>(
+          'delete from reports where project_id = $1 and report_id = $2 returning report_id',
+          [ctx.state.auth.projectId, pathParam(ctx, 'report_id')],
+        );
+        if (!rows[0]) throw notFound('report');
+        ctx.body = { id: rows[0].report_id, deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/analytics/reports/:report_id/run',
+      tag: 'Reports',
+      summary: 'Send a report now (covering its usual period); the run shows in GET /analytics/reports/{id}',
+      scope: 'admin',
+      success: { status: 202, description: '{ run_id, report_id, status: queued, period }' },
+      errors: { 404: 'No such report in this project', 503: 'The reports worker has never run here' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const reportId = pathParam(ctx, 'report_id');
+        try {
+          const run = await inTransaction(db, async (client) => {
+            const { rows } = await client.query<ReportRow>(
+              `select ${REPORT} from reports where project_id = $1 and report_id = $2 for share`,
+              [projectId, reportId],
+            );
+            const report = rows[0];
+            if (!report) throw notFound('report');
+            refuseUnsupported(report.type);
+            const period = periodBefore(report.schedule, new Date());
+            const runId = newId('run');
+            await client.query(
+              `insert into report_runs (project_id, report_id, run_id, trigger, period_start, period_end, recipients)
+               values ($1, $2, $3, 'manual', $4, $5, $6)`,
+              [projectId, reportId, runId, period.start, period.end, report.recipients],
+            );
+            await enqueueRun(client, sender, { project_id: projectId, run_id: runId });
+            return { run_id: runId, report_id: reportId, status: 'queued', period };
+          });
+          ctx.status = 202;
+          ctx.set('Location', `/v1/analytics/reports/${reportId}`);
+          ctx.body = run;
+        } catch (err) {
+          if (err instanceof ReportQueueUnavailable)
+            throw unavailable('Reports cannot be sent yet: the reports worker has never started.');
+          throw err;
+        }
       },
     }),
   ];

@@ -164,11 +164,15 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       primed = true;
       return;
     }
-    for (const r of fresh) {
+    for (let i = 0; i < fresh.length; i++) {
+      const r = fresh[i]!;
       const message = { channel: r.channel, data: normalise(r.data), timestamp: r.at.toISOString() };
       for (const client of clients) {
         if (client.projectId === r.project_id && client.channels.has(r.channel)) send(client, message);
       }
+      // A burst goes out in slices, letting sockets drain in between: only a client that does
+      // not keep up reaches the buffer limit, not every client of a large burst.
+      if (i % 200 === 199) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -24,8 +24,9 @@ for (const [net4, prefix] of [
 for (const [net6, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
+  ['2002::', 16],
+  ['fec0::', 10],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -50,7 +51,11 @@ export function targetPolicy(allow: string[]): TargetPolicy {
   return { hosts, ranges };
 }
 
-/** An IPv4 address written the IPv6 way (::ffff:10.0.0.1) is judged as the IPv4 address it is. */
+/**
+ * An IPv4 address written the IPv6 way (::ffff:10.0.0.1) is judged as the IPv4 address it is.
+ * (BlockList also matches IPv4 addresses against IPv4-mapped IPv6 ranges, so ::ffff:0:0/96 must
+ * not be listed: it would hold every IPv4 address.)
+ */
 function unmapped(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return mapped ? mapped[1]! : address;
@@ -62,7 +67,12 @@ export function isForbiddenAddress(address: string, policy: TargetPolicy): boole
   return PRIVATE.check(ip, type) && !policy.ranges.check(ip, type);
 }
 
-const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+/** The host as compared: no IPv6 brackets, no trailing dot of a fully qualified name (localhost.). */
+const bareHost = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 /**
  * Why this URL may not be a webhook target, judged on its text alone (the API answers 400 with

@@ -74,3 +74,40 @@ export async function recordJobCompletions(
     );
   }
 }
+
+/**
+ * Hints and shortcuts a job showed, and those the user took: tracked as `intervention_shown`
+ * and `intervention_accepted` with `job_id` (and optionally `intervention`, e.g. "hint").
+ * Events naming no job of the project are not recorded.
+ */
+export async function recordInterventions(
+  client: PoolClient,
+  events: {
+    project_id: string;
+    user_id: string;
+    event: string;
+    message_id: string;
+    ms: number;
+    intervention: Record<string, unknown> | null;
+  }[],
+): Promise<void> {
+  const rows = events.filter((e) => typeof e.intervention?.job_id === 'string');
+  if (rows.length === 0) return;
+  await client.query(
+    `insert into job_interventions (project_id, message_id, job_id, user_id, kind, intervention, occurred_at)
+     select u.project_id, u.message_id, u.job_id, u.user_id, u.kind, u.intervention, to_timestamp(u.ms / 1000.0)
+     from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+       as u(project_id, message_id, job_id, user_id, kind, intervention, ms)
+     where exists (select 1 from jobs j where j.project_id = u.project_id and j.job_id = u.job_id)
+     on conflict (project_id, message_id) do nothing`,
+    [
+      rows.map((r) => r.project_id),
+      rows.map((r) => r.message_id),
+      rows.map((r) => r.intervention!.job_id as string),
+      rows.map((r) => r.user_id),
+      rows.map((r) => (r.event === 'intervention_shown' ? 'shown' : 'accepted')),
+      rows.map((r) => (typeof r.intervention!.intervention === 'string' ? r.intervention!.intervention : null)),
+      rows.map((r) => r.ms),
+    ],
+  );
+}

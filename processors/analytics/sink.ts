@@ -10,7 +10,7 @@ import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { lockUsers } from '../../lib/user-data.js';
-import { recordFrictionEpisodes, recordJobCompletions } from './moments.js';
+import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 
 interface Touched {
   projectId: string;
@@ -57,6 +57,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
       rx: number;
       event: string;
       message_id: string;
+      intervention: Record<string, unknown> | null;
     }>(
       `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
        select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
@@ -67,7 +68,8 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
                            and d.deleted_at >= to_timestamp(u.rx / 1000.0))
        on conflict (project_id, message_id) do nothing
        returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
-                 (extract(epoch from received_at) * 1000)::bigint as rx, event, message_id`,
+                 (extract(epoch from received_at) * 1000)::bigint as rx, event, message_id,
+                 case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention`,
       [
         records.map((r) => r.project_id),
         records.map((r) => r.user_id),
@@ -118,6 +120,10 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     await refreshUserMetrics(client, users, configs);
     for (const pd of pageDays.values()) await raiseAlert(client, pd, configs.get(pd.projectId)!);
     await recordFrictionEpisodes(client, writes.added, configs);
+    await recordInterventions(
+      client,
+      rows.filter((r) => r.intervention),
+    );
     await recordJobCompletions(
       client,
       rows.map((r) => ({

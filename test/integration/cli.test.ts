@@ -90,13 +90,14 @@ describe('command-line tools', () => {
     const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8')) as {
       services: Record<string, { image: string; environment?: Record<string, string | number>; depends_on?: object }>;
     };
-    assert.deepEqual(Object.keys(compose.services).sort(), ['app', 'kafka', 'postgres', 'registry']);
+    assert.deepEqual(Object.keys(compose.services).sort(), ['app', 'kafka', 'mail', 'postgres', 'registry']);
     assert.match(compose.services.kafka!.image, /^apache\/kafka:3\.9\./);
     assert.match(compose.services.registry!.image, new RegExp(`^apicurio/apicurio-registry:${APICURIO_VERSION}$`));
     const app = compose.services.app!.environment!;
     assert.equal(app.KAFKA_BROKERS, 'kafka:9092');
     assert.match(String(app.SCHEMA_REGISTRY_URL), /^http:\/\/registry:8080\/apis\/ccompat\/v7$/);
     assert.match(String(app.DATABASE_URL), /@postgres:5432\//);
+    assert.equal(app.SMTP_URL, 'smtp://mail:1025');
     assert.equal(compose.services.registry!.environment!.APICURIO_RULES_GLOBAL_COMPATIBILITY, 'BACKWARD');
   });
 

@@ -178,7 +178,7 @@ describe('cohorts, webhooks, API keys, reports and exports', () => {
   });
 
   describe('reports and exports (requests stored; the work arrives later)', () => {
-    it('queues a valid report and refuses bad recipients', async () => {
+    it('schedules a valid report and refuses bad recipients', async () => {
       const report = {
         name: 'Weekly Feature Intelligence',
         type: 'feature_intelligence',
@@ -187,8 +187,8 @@ describe('cohorts, webhooks, API keys, reports and exports', () => {
         format: 'pdf',
       };
       const ok = await call<Record<string, unknown>>(api, 'POST', '/analytics/reports', { key: admin, json: report });
-      assert.equal(ok.status, 202);
-      assert.equal(ok.body.status, 'queued');
+      assert.equal(ok.status, 201);
+      assert.match(String(ok.body.next_run_at), /^\d{4}-\d\d-\d\dT06:00:00\.000Z$/);
       const bad = await call(api, 'POST', '/analytics/reports', {
         key: admin,
         json: { ...report, recipients: ['pm@example.com', 'not-an-address'] },

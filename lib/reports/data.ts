@@ -1,0 +1,89 @@
+import { projectAnalyticsConfig } from '../../api/analytics-params.js';
+import { featureTotals, metricsOf, round } from '../../api/routes/features.js';
+import { pageTotals, recommendedActions } from '../../api/routes/friction.js';
+import type { DateRange } from '../date-range.js';
+import type { Pool } from '../db.js';
+import { frictionIndex } from '../friction-index.js';
+import { type Quadrant, quadrant } from '../metrics.js';
+
+/** The report types that can be sent; `workflows` waits for the workflow tables (issue 5). */
+export const REPORT_TYPES = ['feature_intelligence', 'friction'] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
+export const REPORT_FORMATS = ['pdf', 'csv', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** A feature as GET /analytics/features presents it (without the UI context). */
+export interface FeatureLine {
+  name: string;
+  quadrant: Quadrant;
+  visibility_rate: number;
+  engagement_conversion: number;
+  discovery_gap_score: number;
+  users_saw: number;
+  users_used: number;
+  avg_days_to_discovery: number;
+}
+
+/** A page-level friction point as GET /analytics/friction presents it (element `*`). */
+export interface FrictionLine {
+  page: string;
+  friction_index: number;
+  dead_clicks: number;
+  rage_clicks: number;
+  confusion_loops: number;
+  avg_idle_time: number;
+  users_affected: number;
+  recommended_actions: string[];
+}
+
+interface Heading {
+  /** The report's name. */
+  title: string;
+  period: DateRange;
+  generatedAt: Date;
+}
+
+export type ReportContent =
+  | (Heading & { type: 'feature_intelligence'; features: FeatureLine[] })
+  | (Heading & { type: 'friction'; friction: FrictionLine[] });
+
+/** What a report says, read from the same tables and formulas as the analytics API. */
+export async function gatherReport(
+  db: Pool,
+  projectId: string,
+  report: { name: string; type: ReportType },
+  period: DateRange,
+  generatedAt: Date,
+): Promise<ReportContent> {
+  const heading = { title: report.name, period, generatedAt };
+  const config = await projectAnalyticsConfig(db, projectId);
+  if (report.type === 'feature_intelligence') {
+    const rows = await featureTotals(db, projectId, period, undefined, null);
+    const features = rows.map((row): FeatureLine => {
+      const m = metricsOf(row);
+      return {
+        name: row.feature,
+        quadrant: quadrant(m.vr, m.ec, config.quadrant),
+        visibility_rate: round(m.vr),
+        engagement_conversion: round(m.ec),
+        discovery_gap_score: round(m.dgs),
+        users_saw: row.users_saw,
+        users_used: row.users_used,
+        avg_days_to_discovery: round(m.days),
+      };
+    });
+    return { ...heading, type: 'feature_intelligence', features };
+  }
+  const pages = await pageTotals(db, projectId, period.start, period.end, null);
+  const friction = pages.map((p): FrictionLine => ({
+    page: p.page,
+    friction_index: round(frictionIndex(p, config.weights)),
+    dead_clicks: p.dead_clicks,
+    rage_clicks: p.rage_episodes,
+    confusion_loops: p.loops,
+    avg_idle_time: p.idle_gaps > 0 ? round(p.idle_ms / p.idle_gaps / 1000) : 0,
+    users_affected: p.users_affected,
+    recommended_actions: recommendedActions(p.page, null, p, config),
+  }));
+  return { ...heading, type: 'friction', friction };
+}
