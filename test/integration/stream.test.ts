@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { topicName } from '../../lib/topics.js';
+import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import {
   call,
   newProject,
@@ -140,6 +141,31 @@ describe('stream: ws://…/v1/stream', function () {
     );
     mine.ws.close();
     theirs.ws.close();
+  });
+
+  it("publishes what the simulator's traffic produces: alerts and completions within 3 s", async () => {
+    const api = pipeline.api;
+    const c = await newProject(['admin']);
+    await call(api, 'PUT', '/settings/analytics', {
+      key: c.keys[0],
+      json: { alerts: { frictionIndex: 0.05, minUsersAffected: 1 } },
+    });
+    const job = await call<{ id: string }>(api, 'POST', '/jobs', {
+      key: c.keys[0],
+      json: { name: 'Use a feature', goal: 'feature_used', target_audience: { type: 'all' } },
+    });
+    await call(api, 'PATCH', `/jobs/${job.body.id}`, { key: c.keys[0], json: { status: 'active' } });
+    const client = await subscribedClient(url(), c.keys[0]!, ['friction_alerts', 'job_completions']);
+    const simulation = await sendSimulation(api.baseUrl, c.keys[0]!, defaultOptions(7, 12, 2));
+    const sent = Date.now();
+    const alert = await client.next((m) => m.channel === 'friction_alerts', 10_000);
+    const completion = await client.next((m) => m.channel === 'job_completions', 10_000);
+    assert.ok(Date.now() - sent <= 3000, `first alert and completion ${Date.now() - sent} ms after the last batch`);
+    assert.ok(Object.keys(simulation.answers.pages).includes((alert.data as { page: string }).page));
+    assert.equal((completion.data as { job_id: string }).job_id, job.body.id);
+    const users = new Set(simulation.users.map((u) => u.user_id));
+    assert.ok(users.has((completion.data as { user_id: string }).user_id));
+    client.ws.close();
   });
 
   it('drops a client that does not read instead of buffering for it', async () => {
