@@ -17,11 +17,13 @@ import { featureRoutes } from './routes/features.js';
 import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { jobAnalyticsRoutes } from './routes/job-analytics.js';
 import { jobRoutes } from './routes/jobs.js';
 import { reportRoutes } from './routes/reports.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { workflowRoutes } from './routes/workflows.js';
 
 export interface AppDeps {
   db: Pool;
@@ -40,6 +42,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...eventRoutes(deps.publisher),
     ...userRoutes(deps.db, deps.publisher),
     ...jobRoutes(deps.db),
+    ...jobAnalyticsRoutes(deps.db),
     ...cohortRoutes(deps.db),
     ...webhookRoutes(deps.db, deps.targets),
     ...integrationRoutes(deps.db, deps.targets),
@@ -50,6 +53,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...frictionRoutes(deps.db),
     ...eventContextRoutes(deps.db),
     ...settingsRoutes(deps.db),
+    ...workflowRoutes(deps.db),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(

@@ -6,6 +6,7 @@ import { analyticsSink } from './analytics/sink.js';
 import { rawSink } from './raw-sink/sink.js';
 import { startCohortMembership } from './cohorts/membership.js';
 import { startJobWorker } from './jobs/worker.js';
+import { startWorkflowWorker } from './paths/worker.js';
 import { startReportWorker } from './reports/worker.js';
 import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
 import { startWebhookSender } from './webhooks/sender.js';
@@ -20,6 +21,7 @@ export const WORKERS = {
   'cohort-membership': startCohortMembership,
   reports: (services: Services) => startReportWorker(services),
   jobs: startJobWorker,
+  workflows: startWorkflowWorker,
 } as const;
 export type WorkerName = keyof typeof WORKERS;
 

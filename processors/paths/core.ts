@@ -35,6 +35,8 @@ export function capPath(steps: string[], maxSteps: number): string[] {
 }
 
 export interface Attempt {
+  /** who made the attempt (counted for users and user_share; never stored) */
+  user?: string;
   /** raw steps before the goal, from the session start or the previous goal */
   raw: string[];
   path: string[];
@@ -46,14 +48,18 @@ export interface Attempt {
 /**
  * Cuts one session into attempts at `goal`: every segment from the session start (or the
  * previous goal) up to and excluding the goal is a completed attempt; what follows the last
- * goal is an attempt that did not complete. A segment with no steps before the goal counts with
- * an empty path.
+ * goal is an attempt that did not complete. A goal right at the session start counts with an
+ * empty path; a goal right after a goal is the same completion (repeats merge, as any step's).
  */
 export function attempts(session: Step[], goal: string, rules: PathRules = DEFAULT_PATH_RULES): Attempt[] {
   const out: Attempt[] = [];
   let start = 0;
   for (let i = 0; i < session.length; i++) {
     if (session[i]!.name !== goal) continue;
+    if (i > 0 && session[i - 1]!.name === goal) {
+      start = i + 1;
+      continue;
+    }
     const segment = session.slice(start, i);
     const first = segment[0] ?? session[i]!;
     out.push(attempt(segment, true, session[i]!.at - first.at, rules));
@@ -77,11 +83,19 @@ export interface Workflow {
   occurrences: number;
   /** share of the goal's completed paths */
   frequency: number;
+  /** distinct users who reached the goal along the path */
+  users: number;
+  /** users ÷ all users considered */
+  user_share: number;
   /** attempts that started along this path (its first step) and reached the goal */
   completion_rate: number;
   /** seconds, mean over the completed occurrences */
   avg_time: number;
-  /** optimal steps (the shortest successful merged path of the goal) ÷ the mean raw steps taken */
+  /** the goal's shortest successful (merged, non-empty) path length; 0 when every path is empty */
+  optimal_steps: number;
+  /** mean raw steps (repeats counted) taken on the path */
+  actual_avg_steps: number;
+  /** optimal_steps ÷ actual_avg_steps, at most 1; 1 for the empty path */
   efficiency_score: number;
 }
 
@@ -94,42 +108,61 @@ export function workflowId(goal: string, path: string[]): string {
     .slice(0, 20)}`;
 }
 
+interface Group {
+  path: string[];
+  n: number;
+  time: number;
+  raw: number;
+  users: Set<string>;
+}
+
 /**
  * The workflows of a goal from every attempt: completed paths grouped, rare ones folded into
  * "other" (never dropped), ordered by occurrences then path. Completion rate of a path: among
  * attempts whose first step is the path's first step, the share that reached the goal.
+ * `totalUsers` is the denominator of user_share (default: the users among the attempts).
  */
-export function mineWorkflows(goal: string, all: Attempt[], rules: PathRules = DEFAULT_PATH_RULES): Workflow[] {
+export function mineWorkflows(
+  goal: string,
+  all: Attempt[],
+  rules: PathRules = DEFAULT_PATH_RULES,
+  totalUsers = new Set(all.flatMap((a) => (a.user === undefined ? [] : [a.user]))).size,
+): Workflow[] {
   const completed = all.filter((a) => a.completed);
-  const groups = new Map<string, { path: string[]; n: number; time: number; raw: number }>();
+  const groups = new Map<string, Group>();
   for (const a of completed) {
     const key = JSON.stringify(a.path);
-    const g = groups.get(key) ?? { path: a.path, n: 0, time: 0, raw: 0 };
+    const g = groups.get(key) ?? { path: a.path, n: 0, time: 0, raw: 0, users: new Set<string>() };
     g.n++;
     g.time += a.duration;
     g.raw += a.raw.length;
+    if (a.user !== undefined) g.users.add(a.user);
     groups.set(key, g);
   }
-  const optimal = Math.min(...completed.map((a) => mergeRepeats(a.raw).length));
+  // An empty path (the goal at the session start) says nothing about the steps the goal needs.
+  const lengths = completed.map((a) => mergeRepeats(a.raw).length).filter((n) => n > 0);
+  const optimal = lengths.length > 0 ? Math.min(...lengths) : 0;
   /** Attempts whose first step is one of `firsts`: the share that reached the goal. */
   const completionRate = (firsts: Set<string>) => {
     const tried = all.filter((a) => firsts.has(a.path[0] ?? ''));
     return tried.length > 0 ? tried.filter((a) => a.completed).length / tried.length : 0;
   };
-  const summarise = (
-    goalPath: string[],
-    members: { path: string[]; n: number; time: number; raw: number }[],
-  ): Workflow => {
+  const summarise = (goalPath: string[], members: Group[]): Workflow => {
     const n = members.reduce((sum, g) => sum + g.n, 0);
     const raw = members.reduce((sum, g) => sum + g.raw, 0) / n;
+    const users = new Set(members.flatMap((g) => [...g.users])).size;
     return {
       workflow_id: workflowId(goal, goalPath),
       goal,
       path: goalPath,
       occurrences: n,
       frequency: n / completed.length,
+      users,
+      user_share: totalUsers > 0 ? users / totalUsers : 0,
       completion_rate: completionRate(new Set(members.map((g) => g.path[0] ?? ''))),
       avg_time: members.reduce((sum, g) => sum + g.time, 0) / n / 1000,
+      optimal_steps: optimal,
+      actual_avg_steps: raw,
       efficiency_score: raw > 0 ? Math.min(1, optimal / raw) : 1,
     };
   };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { topicName } from '../../lib/topics.js';
 import { refreshJobs } from '../../processors/jobs/worker.js';
+import { refreshWorkflows } from '../../processors/paths/worker.js';
 import { call, newProject, services, startPipeline, stopPipeline, type TestPipeline, waitForSink } from './helpers.js';
 
 interface JobMetrics {
@@ -115,6 +116,27 @@ describe('jobs come alive: targeting, completions, interventions, metrics', func
       users_targeted: 2,
       users_completed: 1,
     });
+    await refreshWorkflows(services(), projectId);
+    const analytics = await call<{
+      metrics: object;
+      paths_to_success: { path: string[]; frequency: number; avg_time: number }[];
+      drop_off_points: { step: string; drop_off_rate: number; friction_index: number }[];
+    }>(api(), 'GET', `/analytics/jobs/${jobId}`, { key });
+    assert.equal(analytics.status, 200);
+    assert.deepEqual(analytics.body.metrics, { ...job.body.metrics, intervention_acceptance_rate: 2 / 3 });
+    // ann and cat took the same path to the goal (the goal's workflows, whoever took them).
+    assert.deepEqual(analytics.body.paths_to_success, [
+      { path: ['/reports', 'intervention_shown', 'intervention_accepted'], frequency: 1, avg_time: 60 },
+    ]);
+    // bob, targeted and not done, stopped on /settings: the only user who reached it.
+    assert.equal(analytics.body.drop_off_points.length, 1);
+    const [drop] = analytics.body.drop_off_points;
+    assert.deepEqual([drop!.step, drop!.drop_off_rate], ['/settings', 1]);
+    assert.ok(drop!.friction_index >= 0 && drop!.friction_index <= 1);
+    assert.equal((await call(api(), 'GET', '/analytics/jobs/job_nope', { key })).status, 404);
+    const other = await newProject(['admin']);
+    assert.equal((await call(api(), 'GET', `/analytics/jobs/${jobId}`, { key: other.keys[0] })).status, 404);
+
     const list = await call<{ jobs: { id: string; metrics: object }[] }>(api(), 'GET', '/jobs', { key });
     assert.deepEqual(list.body.jobs.find((j) => j.id === jobId)!.metrics, {
       completion_rate: 0.5,

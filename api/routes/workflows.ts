@@ -1,0 +1,178 @@
+import type { Pool } from '../../lib/db.js';
+import { frictionIndex } from '../../lib/friction-index.js';
+import { refreshProjectWorkflows } from '../../processors/paths/worker.js';
+import { projectAnalyticsConfig } from '../analytics-params.js';
+import { fieldError, notFound } from '../errors.js';
+import { numberParam, stringParam } from '../query.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+
+/** The longest goal: an event name (schemas/tracked-event.json). */
+const MAX_GOAL_LENGTH = 255;
+
+const round = (x: number) => Math.round(x * 1e9) / 1e9;
+
+interface WorkflowRow {
+  workflow_id: string;
+  goal: string;
+  path: string[];
+  occurrences: number;
+  frequency: number;
+  users: number;
+  user_share: number;
+  completion_rate: number;
+  avg_time_seconds: number;
+  efficiency_score: number;
+  optimal_steps: number;
+  actual_avg_steps: number;
+}
+
+async function declaredGoals(db: Pool, projectId: string): Promise<string[]> {
+  const { rows } = await db.query<{ goals: string[] | null }>(
+    `select settings->'goals' as goals from projects where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]?.goals ?? [];
+}
+
+/** Paths to goals (materialized by processors/paths/worker.ts) and the project's declared goals. */
+export function workflowRoutes(db: Pool): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/analytics/workflows',
+      tag: 'Analytics',
+      summary:
+        'Paths that led users to a goal, most frequent first; a goal not kept yet is registered and computed by this call',
+      scope: 'analytics:read',
+      query: [
+        {
+          name: 'goal',
+          description: 'an event name; default: every goal kept (active Job goals, declared and asked-for goals)',
+          schema: { type: 'string', minLength: 1, maxLength: MAX_GOAL_LENGTH },
+        },
+        {
+          name: 'min_frequency',
+          description: 'only paths that reached the goal at least this many times',
+          schema: { type: 'number', minimum: 0 },
+        },
+      ],
+      success: { status: 200, description: '{ workflows }' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const goal = stringParam(ctx, 'goal');
+        if (goal !== undefined && (goal.length === 0 || goal.length > MAX_GOAL_LENGTH)) {
+          throw fieldError('goal', 'invalid_length', `goal must be 1 to ${MAX_GOAL_LENGTH} characters long.`);
+        }
+        const min = numberParam(ctx, 'min_frequency') ?? 0;
+        if (min < 0) throw fieldError('min_frequency', 'invalid_value', 'min_frequency must not be negative.');
+        if (goal !== undefined) {
+          const { rowCount } = await db.query(
+            `insert into workflow_goals (project_id, goal, requested) values ($1, $2, true)
+             on conflict (project_id, goal) do update set requested = true
+             where not workflow_goals.requested or workflow_goals.computed_at is null`,
+            [projectId, goal],
+          );
+          // A goal asked for the first time is mined now, so this answer already holds its paths.
+          if ((rowCount ?? 0) > 0) await refreshProjectWorkflows(db, projectId, true);
+        }
+        const { rows } = await db.query<WorkflowRow>(
+          `select workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
+                  efficiency_score, optimal_steps, actual_avg_steps
+           from workflows where project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3
+           order by goal, rank`,
+          [projectId, goal ?? null, min],
+        );
+        ctx.body = {
+          workflows: rows.map((w) => ({
+            workflow_id: w.workflow_id,
+            goal: w.goal,
+            path: w.path,
+            frequency: w.frequency,
+            efficiency_score: w.efficiency_score,
+            avg_time: w.avg_time_seconds,
+            completion_rate: w.completion_rate,
+            occurrences: w.occurrences,
+            users: w.users,
+            user_share: w.user_share,
+          })),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/analytics/workflows/:workflow_id/efficiency',
+      tag: 'Analytics',
+      summary: 'Optimal versus actual steps of a workflow, and the friction met at each step',
+      scope: 'analytics:read',
+      success: { status: 200, description: 'Workflow efficiency' },
+      errors: { 404: 'No such workflow' },
+      async handle(ctx) {
+        const { projectId } = ctx.state.auth;
+        const workflowId = pathParam(ctx, 'workflow_id');
+        const { rows } = await db.query<WorkflowRow>(
+          `select workflow_id, goal, optimal_steps, actual_avg_steps, efficiency_score
+           from workflows where project_id = $1 and workflow_id = $2`,
+          [projectId, workflowId],
+        );
+        const workflow = rows[0];
+        if (!workflow) throw notFound('workflow');
+        const config = await projectAnalyticsConfig(db, projectId);
+        const { rows: steps } = await db.query<{
+          step: string;
+          views: number;
+          clicks: number;
+          dead_clicks: number;
+          rage_clicks: number;
+          loop_views: number;
+          backtracks: number;
+          active_ms: number;
+          idle_ms: number;
+          common_issues: string[];
+        }>(
+          `select step, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks, active_ms, idle_ms, common_issues
+           from workflow_steps where project_id = $1 and workflow_id = $2 order by position`,
+          [projectId, workflowId],
+        );
+        ctx.body = {
+          workflow_id: workflow.workflow_id,
+          goal: workflow.goal,
+          optimal_steps: workflow.optimal_steps,
+          actual_avg_steps: workflow.actual_avg_steps,
+          efficiency_score: workflow.efficiency_score,
+          friction_points: steps.map((s) => ({
+            step: s.step,
+            friction_index: round(frictionIndex(s, config.weights)),
+            common_issues: s.common_issues,
+          })),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/settings/goals',
+      tag: 'Settings',
+      summary: "The project's declared goal events",
+      scope: 'admin',
+      success: { status: 200, description: '{ goals }' },
+      async handle(ctx) {
+        ctx.body = { goals: await declaredGoals(db, ctx.state.auth.projectId) };
+      },
+    }),
+    defineRoute<{ goals: string[] }>({
+      method: 'PUT',
+      path: '/settings/goals',
+      tag: 'Settings',
+      summary: "Replace the project's declared goal events (their workflows are mined within a poll interval)",
+      scope: 'admin',
+      body: 'goal-settings.json',
+      success: { status: 200, description: '{ goals }' },
+      async handle(ctx, input) {
+        await db.query(
+          `update projects set settings = jsonb_set(settings, '{goals}', $2::jsonb) where project_id = $1`,
+          [ctx.state.auth.projectId, JSON.stringify(input.goals)],
+        );
+        ctx.body = { goals: input.goals };
+      },
+    }),
+  ];
+}
