@@ -9,6 +9,7 @@ import { buildOpenApi } from './openapi.js';
 import type { Publisher } from './publisher.js';
 import { type Route, defineRoute, mount } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { behaviouralCohortRoutes } from './routes/behavioural-cohorts.js';
 import { cohortRoutes } from './routes/cohorts.js';
 import { eventContextRoutes } from './routes/event-context.js';
 import { eventRoutes } from './routes/events.js';
@@ -50,6 +51,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...reportRoutes(deps.db),
     ...exportRoutes(deps.db),
     ...featureRoutes(deps.db),
+    ...behaviouralCohortRoutes(deps.db),
     ...frictionRoutes(deps.db),
     ...eventContextRoutes(deps.db),
     ...settingsRoutes(deps.db),

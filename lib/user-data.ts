@@ -25,6 +25,7 @@ export const USER_TABLES = [
   'webhook_deliveries',
   'job_targets',
   'job_interventions',
+  'behavioural_cohort_members',
 ] as const;
 
 /** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */

@@ -4,6 +4,7 @@ import { createLogger } from '../lib/log.js';
 import { type Services, connectServices, prepare } from '../lib/services.js';
 import { analyticsSink } from './analytics/sink.js';
 import { rawSink } from './raw-sink/sink.js';
+import { startBehaviouralCohortWorker } from './cohorts/behavioural.js';
 import { startCohortMembership } from './cohorts/membership.js';
 import { startJobWorker } from './jobs/worker.js';
 import { startWorkflowWorker } from './paths/worker.js';
@@ -22,6 +23,7 @@ export const WORKERS = {
   reports: (services: Services) => startReportWorker(services),
   jobs: startJobWorker,
   workflows: startWorkflowWorker,
+  'behavioural-cohorts': startBehaviouralCohortWorker,
 } as const;
 export type WorkerName = keyof typeof WORKERS;
 

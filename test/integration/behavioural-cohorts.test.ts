@@ -1,0 +1,299 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import type { RunningApi } from '../../api/server.js';
+import { topicName } from '../../lib/topics.js';
+import { COHORT_FEATURES, type Vector } from '../../processors/cohorts/clustering.js';
+import { refreshBehaviouralCohorts, startBehaviouralCohortWorker } from '../../processors/cohorts/behavioural.js';
+import {
+  call,
+  count,
+  errorOf,
+  newProject,
+  services,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
+  waitFor,
+  waitForSink,
+} from './helpers.js';
+
+type Group = 'power' | 'struggler' | 'casual' | 'explorer';
+type Event = { user_id: string; event: string; timestamp: string; message_id: string; properties: object };
+
+const DAY = 86_400_000;
+/** 08:00 UTC fourteen days ago: every planted session lies in the past. */
+const START = Math.floor(Date.now() / DAY) * DAY - 14 * DAY + 8 * 3600_000;
+
+/**
+ * Planted behaviours, sent as real events (docs/events.md), with some spread inside each group:
+ * - power: 5–7 features seen and used per session, on 7–9 of 14 days, 30 s between steps;
+ * - struggler: 3 sessions in the last 9 days, each with a rage burst, a dead click, a
+ *   backtrack and an A→B→A→B confusion loop, a feature seen and used once;
+ * - casual: one 8-second visit of two pages 12–13 days ago;
+ * - explorer: 4 sessions in the last 10 days, 8–10 features seen, one used, 20 s between steps.
+ */
+function plant(group: Group, user: string, i: number): Event[] {
+  const events: Event[] = [];
+  const add = (at: number, event: string, properties: object) =>
+    events.push({
+      user_id: user,
+      event,
+      timestamp: new Date(at).toISOString(),
+      message_id: `${user}-${events.length}`,
+      properties,
+    });
+  const session = (day: number, steps: [number, string, object][]) => {
+    let at = START + day * DAY + (i % 5) * 600_000;
+    for (const [gap, event, properties] of steps) add((at += gap), event, properties);
+  };
+  const features = (n: number, used: number, gap: number): [number, string, object][] =>
+    Array.from({ length: n }, (_, f): [number, string, object][] => [
+      [gap, 'page_view', { page: `/f${f}` }],
+      [gap, 'feature_impression', { page: `/f${f}`, feature: `feature_${f}` }],
+      ...(f < used
+        ? [[gap, 'feature_used', { page: `/f${f}`, feature: `feature_${f}` }] as [number, string, object]]
+        : []),
+    ]).flat();
+  if (group === 'power') {
+    const n = 5 + (i % 3);
+    const days = [0, 1, 3, 4, 6, 8, 10, 12, 13].filter((_, d) => d !== i % 9).slice(0, 7 + (i % 3));
+    for (const day of days) session(day, [[0, 'page_view', { page: '/home' }], ...features(n, n, 30_000)]);
+  } else if (group === 'struggler') {
+    for (const day of [5, 8 + (i % 2), 12]) {
+      session(day, [
+        [0, 'page_view', { page: '/search' }],
+        [1000, 'click', { page: '/search', element: '#apply', element_type: 'button', x: 10, y: 10 }],
+        [300, 'click', { page: '/search', element: '#apply', element_type: 'button', x: 11, y: 10 }],
+        [300, 'click', { page: '/search', element: '#apply', element_type: 'button', x: 12, y: 11 }],
+        [2000, 'page_view', { page: '/results' }],
+        [3000, 'page_view', { page: '/search' }],
+        [3000, 'page_view', { page: '/results' }],
+        [3000, 'page_view', { page: '/search' }],
+        [2000, 'feature_impression', { page: '/search', feature: 'filters' }],
+        [2000, 'feature_used', { page: '/search', feature: 'filters' }],
+        [2000, 'click', { page: '/search', element: '#broken', ui_response: false, ui_response_ms: 3000 }],
+        [4000, 'page_view', { page: '/results' }],
+      ]);
+    }
+  } else if (group === 'casual') {
+    session(1 + (i % 2), [
+      [0, 'page_view', { page: '/home' }],
+      [8000, 'page_view', { page: '/pricing' }],
+    ]);
+  } else {
+    for (const day of [3, 6, 9, 12]) {
+      session(day, [[0, 'page_view', { page: '/home' }], ...features(8 + (i % 3), 1, 20_000)]);
+    }
+  }
+  return events;
+}
+
+const GROUPS: Group[] = ['power', 'struggler', 'casual', 'explorer'];
+
+interface CohortRecord {
+  id: string;
+  name: string;
+  type: string;
+  size: number;
+  percentage: number;
+  characteristics: Vector;
+  churn_risk: string;
+  expansion_opportunity: string;
+}
+
+describe('behavioural cohorts: planted groups recovered by clustering, through the API', () => {
+  let pipeline: TestPipeline;
+  let api: RunningApi;
+  let projectId: string;
+  let write: string;
+  let read: string;
+  let writeOnly: string;
+  let other: string;
+  const run = crypto.randomUUID().slice(0, 8);
+  const groupOf = new Map<string, Group>();
+
+  async function send(perGroup: number, from: number): Promise<void> {
+    const events: Event[] = [];
+    for (const group of GROUPS) {
+      for (let i = from; i < from + perGroup; i++) {
+        const user = `${group}-${String(i).padStart(3, '0')}-${run}`;
+        groupOf.set(user, group);
+        events.push(...plant(group, user, i));
+      }
+    }
+    for (let at = 0; at < events.length; at += 1000) {
+      const reply = await call(api, 'POST', '/events/batch', {
+        key: write,
+        json: { events: events.slice(at, at + 1000) },
+      });
+      assert.equal(reply.status, 202, JSON.stringify(reply.body));
+    }
+    await waitForSink('analytics', topicName('events'), 120_000);
+  }
+
+  async function cohorts(key = read): Promise<CohortRecord[]> {
+    const reply = await call<{ cohorts: CohortRecord[] }>(api, 'GET', '/analytics/cohorts', { key });
+    assert.equal(reply.status, 200);
+    return reply.body.cohorts;
+  }
+
+  async function members(id: string): Promise<string[]> {
+    const users: string[] = [];
+    for (let page = 1; ; page++) {
+      const reply = await call<{ users: { user_id: string }[]; total: number }>(
+        api,
+        'GET',
+        `/analytics/cohorts/${id}/users?per_page=100&page=${page}`,
+        { key: read },
+      );
+      assert.equal(reply.status, 200);
+      users.push(...reply.body.users.map((u) => u.user_id));
+      if (users.length >= reply.body.total) return users;
+    }
+  }
+
+  /** Every row of the new tables for the project, computed_at left out. */
+  async function snapshot(): Promise<Record<string, unknown[]>> {
+    const out: Record<string, unknown[]> = {};
+    for (const table of ['behavioural_cohort_runs', 'behavioural_cohorts', 'behavioural_cohort_members']) {
+      const { rows } = await services().db.query<{ row: unknown }>(
+        `select to_jsonb(t) - 'project_id' - 'computed_at' as row from ${table} t where project_id = $1 order by 1`,
+        [projectId],
+      );
+      out[table] = rows.map((r) => r.row);
+    }
+    return out;
+  }
+
+  before(async () => {
+    pipeline = await startPipeline(['raw-sink', 'analytics']);
+    api = pipeline.api;
+    const project = await newProject(['events:write', 'admin'], ['analytics:read'], ['events:write']);
+    [write, read, writeOnly] = project.keys as [string, string, string];
+    projectId = project.projectId;
+    other = (await newProject(['analytics:read'])).keys[0]!;
+    await send(24, 0);
+  });
+  after(() => stopPipeline(pipeline));
+
+  it('the worker clusters the project; each planted group is one cohort with ≥ 95 % purity', async () => {
+    const worker = await startBehaviouralCohortWorker(services());
+    try {
+      await waitFor('the first computation', () =>
+        count('select 1 from behavioural_cohort_runs where project_id = $1', [projectId]).then((n) => n === 1),
+      );
+    } finally {
+      await worker.stop();
+    }
+    const found = await cohorts();
+    assert.equal(found.length, 4, JSON.stringify(found));
+    const dominant = new Map<Group, string>();
+    for (const cohort of found) {
+      assert.deepEqual(Object.keys(cohort).sort(), [
+        'characteristics',
+        'churn_risk',
+        'expansion_opportunity',
+        'id',
+        'name',
+        'percentage',
+        'size',
+        'type',
+      ]);
+      assert.deepEqual(Object.keys(cohort.characteristics).sort(), [
+        'avg_features_used',
+        'avg_session_length',
+        'daily_active_rate',
+        'efficiency_score',
+        'friction_index',
+        'loop_patterns_rate',
+      ]);
+      assert.equal(cohort.type, 'behavioral');
+      const users = await members(cohort.id);
+      assert.equal(users.length, cohort.size);
+      assert.ok(Math.abs(cohort.percentage - cohort.size / 96) < 1e-9);
+      const byGroup = new Map<Group, number>();
+      for (const u of users) byGroup.set(groupOf.get(u)!, (byGroup.get(groupOf.get(u)!) ?? 0) + 1);
+      const [group, n] = [...byGroup].sort((a, b) => b[1] - a[1])[0]!;
+      assert.ok(n / users.length >= 0.95, `${cohort.name}: purity ${n / users.length}`);
+      assert.ok(!dominant.has(group), `${group} dominates two cohorts`);
+      dominant.set(group, cohort.id);
+    }
+    const of = (g: Group) => found.find((c) => c.id === dominant.get(g))!;
+    // What the rules say of the planted behaviours (docs/metrics.md).
+    assert.equal(of('power').name, 'Power users');
+    assert.deepEqual([of('power').churn_risk, of('power').expansion_opportunity], ['very_low', 'high']);
+    assert.equal(of('casual').expansion_opportunity, 'low');
+    assert.ok(of('struggler').characteristics.friction_index > of('power').characteristics.friction_index);
+    assert.ok(of('struggler').characteristics.loop_patterns_rate >= 0.5); // 3 of 6 views close a loop
+    assert.ok(of('explorer').characteristics.efficiency_score < of('power').characteristics.efficiency_score);
+  });
+
+  it('details a cohort: definition, traits, top features and size over time', async () => {
+    const power = (await cohorts()).find((c) => c.name === 'Power users')!;
+    const reply = await call<Record<string, unknown>>(api, 'GET', `/analytics/cohorts/${power.id}`, { key: read });
+    assert.equal(reply.status, 200);
+    const definition = reply.body.definition as Record<string, unknown>;
+    assert.equal(definition.k, 4);
+    assert.equal(definition.users_clustered, 96);
+    assert.equal(definition.users_excluded, 0);
+    assert.ok((definition.silhouette as number) > 0.5);
+    assert.deepEqual(definition.features, COHORT_FEATURES);
+    // Standardised: power users use more features than the average user.
+    assert.ok((reply.body.traits as Vector).avg_features_used > 1);
+    // Every power user uses feature_0..feature_4.
+    const top = reply.body.top_features as { feature: string; users: number; share: number }[];
+    assert.deepEqual(
+      top
+        .slice(0, 5)
+        .map((f) => [f.feature, f.users, f.share])
+        .sort(),
+      [0, 1, 2, 3, 4].map((f) => [`feature_${f}`, power.size, 1]),
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual(reply.body.size_over_time, [{ date: today, size: power.size }]);
+  });
+
+  it('answers 404 for an unknown cohort, 400 for bad paging, 403 without the scope, and only the key’s project', async () => {
+    const [first] = await cohorts();
+    const missing = await call(api, 'GET', '/analytics/cohorts/bc_nobody', { key: read });
+    assert.equal(missing.status, 404);
+    assert.equal(errorOf(missing).code, 'not_found');
+    assert.equal((await call(api, 'GET', '/analytics/cohorts/bc_nobody/users', { key: read })).status, 404);
+    const bad = await call(api, 'GET', `/analytics/cohorts/${first!.id}/users?per_page=0`, { key: read });
+    assert.deepEqual(errorOf(bad).details, { field: 'per_page', reason: 'invalid_value' });
+    assert.equal((await call(api, 'GET', '/analytics/cohorts', { key: writeOnly })).status, 403);
+    assert.deepEqual(await cohorts(other), []);
+    assert.equal((await call(api, 'GET', `/analytics/cohorts/${first!.id}`, { key: other })).status, 404);
+    assert.equal((await call(api, 'GET', `/analytics/cohorts/${first!.id}/users`, { key: other })).status, 404);
+    const page = await call<{ users: unknown[]; total: number; page: number; per_page: number }>(
+      api,
+      'GET',
+      `/analytics/cohorts/${first!.id}/users?per_page=5&page=2`,
+      { key: read },
+    );
+    assert.deepEqual(
+      [page.body.users.length, page.body.total, page.body.page, page.body.per_page],
+      [5, first!.size, 2, 5],
+    );
+  });
+
+  it('keeps ids and names when recomputed on more users, and a recomputation from scratch gives the same rows', async () => {
+    const before = await cohorts();
+    // Unchanged tables: nothing to recompute.
+    assert.equal(await refreshBehaviouralCohorts(services(), projectId), 0);
+    await send(3, 24);
+    assert.equal(await refreshBehaviouralCohorts(services(), projectId), 1);
+    const after = await cohorts();
+    assert.deepEqual(
+      after.map((c) => [c.id, c.name, c.size]).sort(),
+      before.map((c) => [c.id, c.name, c.size + 3]).sort(),
+    );
+
+    // The same tables give the same rows, with no previous run to match: what a replay relies on.
+    const grown = await snapshot();
+    await services().db.query('delete from behavioural_cohort_runs where project_id = $1', [projectId]);
+    await services().db.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
+    assert.equal(await refreshBehaviouralCohorts(services(), projectId), 1);
+    assert.deepEqual(await snapshot(), grown);
+  });
+});
