@@ -1,7 +1,5 @@
 import type { Context } from 'koa';
-import { type AnalyticsConfig, type AnalyticsOverrides, analyticsConfig } from '../lib/analytics-config.js';
 import { DATE_RANGES, type DateRange, parseDateRange } from '../lib/date-range.js';
-import type { Pool } from '../lib/db.js';
 import { fieldError } from './errors.js';
 import type { QueryParam } from './route.js';
 import { stringParam } from './query.js';
@@ -43,12 +41,4 @@ export function booleanParam(ctx: Context, name: string, fallback: boolean): boo
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw fieldError(name, 'invalid_type', `${name} must be true or false.`);
-}
-
-export async function projectAnalyticsConfig(db: Pool, projectId: string): Promise<AnalyticsConfig> {
-  const { rows } = await db.query<{ analytics: AnalyticsOverrides | null }>(
-    `select settings->'analytics' as analytics from projects where project_id = $1`,
-    [projectId],
-  );
-  return analyticsConfig(rows[0]?.analytics ?? {});
 }

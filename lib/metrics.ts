@@ -61,3 +61,6 @@ export function frictionTrend(history: { date: string; friction_index: number }[
           : 'none';
   return { trend, percent_change: Math.round(percent * 100) / 100, alert_level: alert };
 }
+
+/** Answers carry 9 decimals: enough for any ratio, and free of float noise in comparisons. */
+export const round = (x: number) => Math.round(x * 1e9) / 1e9;

@@ -1,72 +1,13 @@
-import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import type { Pool } from '../../lib/db.js';
-import { type FrictionTotals, frictionIndex, frictionRates } from '../../lib/friction-index.js';
-import { frictionTrend } from '../../lib/metrics.js';
-import { DATE_RANGE_PARAMS, dateRange, projectAnalyticsConfig } from '../analytics-params.js';
+import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
+import { frictionTrend, round } from '../../lib/metrics.js';
+import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
+import { type ElementRow, type PageRow, pageTotals, recommendedActions } from '../../lib/friction-pages.js';
+import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 
-interface PageRow extends FrictionTotals {
-  page: string;
-  loops: number;
-  idle_gaps: number;
-  rage_episodes: number;
-  users_affected: number;
-}
-interface ElementRow {
-  page: string;
-  element: string;
-  clicks: number;
-  dead_clicks: number;
-  rage_clicks: number;
-  rage_episodes: number;
-}
-
-const round = (x: number) => Math.round(x * 1e9) / 1e9;
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Rules behind recommended_actions (docs/metrics.md). */
-export function recommendedActions(
-  page: string,
-  element: string | null,
-  t: PageRow | (ElementRow & PageRow),
-  config: AnalyticsConfig,
-): string[] {
-  const actions: string[] = [];
-  const target = element ?? page;
-  if (t.dead_clicks > 0) actions.push(`Make ${target} respond visibly to clicks, or stop it looking clickable.`);
-  if (t.rage_episodes > 0) actions.push(`Check ${target} for slow or missing feedback: users click it repeatedly.`);
-  if (t.loops > 0)
-    actions.push(`Users go back and forth between ${page} and another page: make the next step clearer.`);
-  if (t.backtracks > 0)
-    actions.push(
-      `Users leave ${page} within ${config.backtrack.maxMs / 1000} s and go back: check it meets their expectation.`,
-    );
-  if (frictionRates(t).idle >= 0.3) actions.push(`Users pause long on ${page}: simplify it or add guidance.`);
-  return actions;
-}
-
-export async function pageTotals(
-  db: Pool,
-  projectId: string,
-  start: string,
-  end: string,
-  page: string | null,
-): Promise<PageRow[]> {
-  const { rows } = await db.query<PageRow>(
-    `select p.page, sum(views)::int as views, sum(clicks)::int as clicks, sum(dead_clicks)::int as dead_clicks,
-            sum(rage_clicks)::int as rage_clicks, sum(rage_episodes)::int as rage_episodes, sum(loops)::int as loops,
-            sum(loop_views)::int as loop_views, sum(backtracks)::int as backtracks, sum(active_ms)::float8 as active_ms,
-            sum(idle_ms)::float8 as idle_ms, sum(idle_gaps)::int as idle_gaps,
-            (select count(distinct u.user_id)::int from friction_page_users u
-             where u.project_id = $1 and u.page = p.page and u.day between $2 and $3) as users_affected
-     from friction_page_daily p
-     where p.project_id = $1 and p.day between $2 and $3 and ($4::text is null or p.page = $4)
-     group by p.page`,
-    [projectId, start, end, page],
-  );
-  return rows;
-}
 
 export function frictionRoutes(db: Pool): Route[] {
   return [

@@ -1,7 +1,7 @@
 import type { Pool } from '../../lib/db.js';
 import { frictionIndex } from '../../lib/friction-index.js';
-import { refreshProjectWorkflows } from '../../processors/paths/worker.js';
-import { projectAnalyticsConfig } from '../analytics-params.js';
+import { refreshProjectWorkflows } from '../../lib/paths/workflows.js';
+import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { fieldError, notFound } from '../errors.js';
 import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
@@ -34,7 +34,7 @@ async function declaredGoals(db: Pool, projectId: string): Promise<string[]> {
   return rows[0]?.goals ?? [];
 }
 
-/** Paths to goals (materialized by processors/paths/worker.ts) and the project's declared goals. */
+/** Paths to goals (materialized by lib/paths/workflows.ts) and the project's declared goals. */
 export function workflowRoutes(db: Pool): Route[] {
   return [
     defineRoute({

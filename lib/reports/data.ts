@@ -1,6 +1,7 @@
-import { projectAnalyticsConfig } from '../../api/analytics-params.js';
-import { featureTotals, metricsOf, round } from '../../api/routes/features.js';
-import { pageTotals, recommendedActions } from '../../api/routes/friction.js';
+import { featureTotals, metricsOf } from '../feature-usage.js';
+import { pageTotals, recommendedActions } from '../friction-pages.js';
+import { round } from '../metrics.js';
+import { projectAnalyticsConfig } from '../project-config.js';
 import type { DateRange } from '../date-range.js';
 import type { Pool } from '../db.js';
 import { frictionIndex } from '../friction-index.js';

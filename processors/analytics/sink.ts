@@ -2,7 +2,7 @@ import type { SessionContribution } from '../../lib/session-contribution.js';
 import crypto from 'node:crypto';
 import type { PoolClient } from '../../lib/db.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
-import { type AnalyticsConfig, type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
+import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { splitSessions } from '../sessionize/core.js';
@@ -10,6 +10,7 @@ import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { lockUsers } from '../../lib/user-data.js';
+import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 
 interface Touched {
@@ -100,7 +101,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     );
     for (const t of users) {
       let config = configs.get(t.projectId);
-      if (!config) configs.set(t.projectId, (config = await projectConfig(client, t.projectId)));
+      if (!config) configs.set(t.projectId, (config = await projectAnalyticsConfig(client, t.projectId)));
       const { fresh, touchedFeatures } = await resessionize(client, t, config, deltas, writes);
       for (const feature of touchedFeatures) features.push({ projectId: t.projectId, userId: t.userId, feature });
       for (const c of fresh) {
@@ -169,14 +170,6 @@ async function raiseAlert(
       row.users,
     ],
   );
-}
-
-async function projectConfig(client: PoolClient, projectId: string): Promise<AnalyticsConfig> {
-  const { rows } = await client.query<{ analytics: AnalyticsOverrides | null }>(
-    `select settings->'analytics' as analytics from projects where project_id = $1`,
-    [projectId],
-  );
-  return analyticsConfig(rows[0]?.analytics ?? {});
 }
 
 interface StoredSession {

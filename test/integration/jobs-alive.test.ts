@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { topicName } from '../../lib/topics.js';
 import { refreshJobs } from '../../processors/jobs/worker.js';
-import { refreshWorkflows } from '../../processors/paths/worker.js';
+import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { call, newProject, services, startPipeline, stopPipeline, type TestPipeline, waitForSink } from './helpers.js';
 
 interface JobMetrics {

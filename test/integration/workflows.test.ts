@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { topicName } from '../../lib/topics.js';
-import { refreshWorkflows, startWorkflowWorker } from '../../processors/paths/worker.js';
-import { type StepEvent, stepsOf } from '../../processors/paths/steps.js';
+import { refreshWorkflows } from '../../lib/paths/workflows.js';
+import { startWorkflowWorker } from '../../processors/paths/worker.js';
+import { type StepEvent, stepsOf } from '../../lib/paths/steps.js';
 import {
   type TestPipeline,
   call,
