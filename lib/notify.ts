@@ -37,6 +37,8 @@ export function wakeLoop(work: () => Promise<void>, log: Logger) {
   };
 }
 
+export const LISTENER_APPLICATION = 'pi-listener';
+
 export interface Listener {
   close(): Promise<void>;
 }
@@ -63,7 +65,8 @@ export function listen(options: {
   const connect = async () => {
     for (let attempt = 0; !closed; attempt++) {
       const candidate = createSubscriber(
-        { connectionString: options.databaseUrl },
+        // Named, so an operator (and a test) can tell listener connections apart.
+        { connectionString: options.databaseUrl, application_name: LISTENER_APPLICATION },
         {
           retryLimit: Infinity,
           retryTimeout: 0,

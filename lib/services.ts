@@ -18,7 +18,10 @@ export interface Services {
 
 export function connectServices(config: Config, log: Logger, poolSize = 10): Services {
   const db = createPool(config.databaseUrl, poolSize);
-  db.on('error', (err) => log.error({ err }, 'idle postgres client failed'));
+  // The error carries its client; log what matters, not the whole connection object.
+  db.on('error', (err: Error & { code?: string }) =>
+    log.error({ message: err.message, code: err.code }, 'idle postgres client failed'),
+  );
   return {
     config,
     log,

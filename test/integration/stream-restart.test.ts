@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../lib/config.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
+import { LISTENER_APPLICATION } from '../../lib/notify.js';
 import { type RunningSender, startWebhookSender } from '../../processors/webhooks/sender.js';
 import { EmbeddedPostgres } from '../../scripts/local-stack/postgres.js';
 import type { RunningApi } from '../../api/server.js';
@@ -32,7 +35,12 @@ describe('listeners survive a Postgres restart', function () {
     const s = services();
     sender = await startWebhookSender({
       ...s,
-      config: { ...s.config, webhookCaFile: testPki().caFile, webhookAllowHosts: ['localhost'], pollIntervalMs: 60_000 },
+      config: {
+        ...s.config,
+        webhookCaFile: testPki().caFile,
+        webhookAllowHosts: ['localhost'],
+        pollIntervalMs: 60_000,
+      },
     });
     receiver = await startReceiver();
     const project = await newProject(['admin']);
@@ -51,6 +59,45 @@ describe('listeners survive a Postgres restart', function () {
     await receiver?.close();
     await api?.close();
     await closeServices();
+  });
+
+  it('catches up on a completion written while the listeners were cut off', async () => {
+    const database = databaseName(process.env.DATABASE_URL!);
+    // ALTER DATABASE from another database; the insert from a connection opened beforehand.
+    const admin = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL!, 'postgres') });
+    const writer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await writer.connect();
+    try {
+      // Listeners cannot come back until connections are allowed again.
+      await admin.query(`alter database ${pg.escapeIdentifier(database)} allow_connections false`);
+      const { rowCount } = await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2',
+        [database, LISTENER_APPLICATION],
+      );
+      assert.equal(rowCount, 2, 'the stream and the sender were listening');
+      await writer.query(
+        `insert into job_completions (project_id, job_id, user_id, completion_id, completed_at, message_id)
+         values ($1, 'job_cut', 'u-cut', 'jc_cut', now(), 'm')`,
+        [projectId],
+      );
+      await sleep(1500);
+      assert.equal(
+        client.messages.filter((m) => m.channel).length,
+        0,
+        'nothing while cut off (polls are a minute away)',
+      );
+      assert.equal(receiver.received.length, 0);
+    } finally {
+      await admin.query(`alter database ${pg.escapeIdentifier(database)} allow_connections true`);
+      await admin.end();
+      await writer.end();
+    }
+    const message = await client.next((m) => m.channel === 'job_completions', 20_000);
+    assert.equal((message.data as { job_id: string }).job_id, 'job_cut');
+    await waitFor('the webhook', () => receiver.received.length === 1, 20_000);
+    receiver.received.length = 0;
+    client.messages.length = 0;
   });
 
   it('delivers, on the stream and by webhook, a completion written right after the restart', async () => {
