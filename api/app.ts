@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
-import type { TargetPolicy } from '../lib/webhooks/targets.js';
+import type { TargetPolicy } from '../lib/targets.js';
 import { errorMiddleware } from './errors.js';
 import { buildOpenApi } from './openapi.js';
 import type { Publisher } from './publisher.js';
@@ -85,6 +85,11 @@ export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   app.use(router.routes());
   // Answers 405 with Allow (and OPTIONS); the error middleware gives it the error body.
   app.use(router.allowedMethods());
+  // Errors after the answer started (a streamed export whose query failed, a client gone) reach
+  // Koa, not the error middleware: log them as our lines instead of Koa's stack dumps.
+  app.on('error', (err: Error & { code?: string }) =>
+    deps.log.warn({ message: err.message, code: err.code }, 'response failed after it started'),
+  );
   return { app, router };
 }
 

@@ -8,7 +8,7 @@ import type { SchemaRegistry } from '../lib/registry.js';
 import { createApp } from './app.js';
 import { Publisher } from './publisher.js';
 import { attachStream } from './stream/server.js';
-import { targetPolicy } from '../lib/webhooks/targets.js';
+import { targetPolicy } from '../lib/targets.js';
 
 export interface RunningApi {
   baseUrl: string;

@@ -26,6 +26,8 @@ export interface Config {
   webhookAllowHosts: string[];
   /** First retry delay of a webhook delivery; each further retry waits twice as long. */
   webhookRetryBaseMs: number;
+  /** Hosts or CIDR ranges a Postgres warehouse export may reach although private or loopback. */
+  warehouseAllowHosts: string[];
   /** How long a sender holds a claimed delivery; a sender that dies lets it go after this. */
   webhookLeaseMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
@@ -87,6 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     duckdbDir: env.DUCKDB_DIR || 'data/duckdb',
     webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
     webhookAllowHosts: (env.WEBHOOK_ALLOW_HOSTS || '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    warehouseAllowHosts: (env.WAREHOUSE_ALLOW_HOSTS || '')
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),

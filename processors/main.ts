@@ -10,6 +10,7 @@ import { startJobWorker } from './jobs/worker.js';
 import { startWorkflowWorker } from './paths/worker.js';
 import { startReportWorker } from './reports/worker.js';
 import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
+import { startWarehouseExportWorker } from './warehouse-export/worker.js';
 import { startWebhookSender } from './webhooks/sender.js';
 
 /** Kafka → Postgres steps (scripts/replay rebuilds their tables). */
@@ -24,6 +25,7 @@ export const WORKERS = {
   jobs: startJobWorker,
   workflows: startWorkflowWorker,
   'behavioural-cohorts': startBehaviouralCohortWorker,
+  'warehouse-export': startWarehouseExportWorker,
 } as const;
 export type WorkerName = keyof typeof WORKERS;
 

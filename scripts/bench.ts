@@ -3,8 +3,21 @@
  * stack (started if needed) and topics of its own, it measures ingest through POST /events/batch,
  * the raw-sink's and the analytics processor's throughput from offset 0, and the latency of the
  * analytics GETs over what was loaded. Prints one JSON document; docs/performance.md records runs.
+ *
+ * `npm run bench -- --export 1000000`: loads that many raw events straight into raw_events with
+ * SQL (this measures the export, not ingest), downloads the CSV export through the API, and
+ * reports rows/s, the process's RSS growth while streaming, and whether the CSV parses back to
+ * the same number of rows.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse';
 import { startApi } from '../api/server.js';
 import { createKey, ensureProject } from '../lib/api-keys.js';
 import { loadConfig } from '../lib/config.js';
@@ -17,8 +30,25 @@ import { defaultOptions } from './simulate.js';
 import { simulate } from './simulate/generator.js';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '4' } },
+  options: {
+    events: { type: 'string', default: '100000' },
+    concurrency: { type: 'string', default: '4' },
+    export: { type: 'string' },
+    'serve-api': { type: 'boolean', default: false },
+  },
 });
+/** `--serve-api` (used by --export): only the API, in a process of its own so its memory is measured alone. */
+async function serveApi(): Promise<never> {
+  const config = { ...loadConfig(), port: 0, logLevel: 'error' };
+  const services = connectServices(config, createLogger('error'), 4);
+  const api = await startApi(config, services);
+  process.stdout.write(`${api.baseUrl}\n`);
+  return new Promise<never>(() => {
+    process.once('SIGTERM', () => void api.close().finally(() => process.exit(0)));
+  });
+}
+if (values['serve-api']) await serveApi();
+
 const wanted = Number(values.events);
 const concurrency = Number(values.concurrency);
 
@@ -36,87 +66,137 @@ await services.db.query(
   [projectId],
 );
 
-// Realistic sessions from the simulator, as many users as it takes.
-const users = Math.max(1, Math.ceil(wanted / 45));
-const { events } = simulate(defaultOptions(1, users, 4));
-const batches: (typeof events)[] = [];
-for (let i = 0; i < events.length; i += 1000) batches.push(events.slice(i, i + 1000));
+async function pipelineBench() {
+  // Realistic sessions from the simulator, as many users as it takes.
+  const users = Math.max(1, Math.ceil(wanted / 45));
+  const { events } = simulate(defaultOptions(1, users, 4));
+  const batches: (typeof events)[] = [];
+  for (let i = 0; i < events.length; i += 1000) batches.push(events.slice(i, i + 1000));
 
-const ingestStart = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < batches.length) {
-      const batch = batches[next++]!;
-      const res = await fetch(`${api.baseUrl}/events/batch`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ events: batch }),
-      });
-      if (res.status !== 202) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+  const ingestStart = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        const res = await fetch(`${api.baseUrl}/events/batch`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ events: batch }),
+        });
+        if (res.status !== 202) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+      }
+    }),
+  );
+  const ingestSeconds = (performance.now() - ingestStart) / 1000;
+
+  async function drain(name: 'raw-sink' | 'analytics'): Promise<number> {
+    const admin = services.kafka.admin();
+    await admin.connect();
+    const ends = await admin.fetchTopicOffsets(topicName('events'));
+    await admin.disconnect();
+    const total = ends.reduce((s, e) => s + Number(e.high), 0);
+    const start = performance.now();
+    const running = await startProcessors(services, [name]);
+    for (;;) {
+      const { rows } = await services.db.query<{ n: number }>(
+        'select coalesce(sum(next_offset), 0)::bigint as n from processor_offsets where processor = $1 and topic = $2',
+        [name, topicName('events')],
+      );
+      if (Number(rows[0]!.n) >= total) break;
+      await new Promise((r) => setTimeout(r, 200));
     }
-  }),
-);
-const ingestSeconds = (performance.now() - ingestStart) / 1000;
+    const seconds = (performance.now() - start) / 1000;
+    await Promise.all(running.map((r) => r.stop()));
+    return seconds;
+  }
+  const rawSeconds = await drain('raw-sink');
+  const analyticsSeconds = await drain('analytics');
 
-async function drain(name: 'raw-sink' | 'analytics'): Promise<number> {
-  const admin = services.kafka.admin();
-  await admin.connect();
-  const ends = await admin.fetchTopicOffsets(topicName('events'));
-  await admin.disconnect();
-  const total = ends.reduce((s, e) => s + Number(e.high), 0);
+  async function latency(path: string, n = 200) {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      const res = await fetch(`${api.baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 10) / 10;
+    return { p50_ms: at(0.5), p99_ms: at(0.99) };
+  }
+  const gets = {
+    features: await latency('/analytics/features?date_range=last_7_days'),
+    feature_detail: await latency('/analytics/features/export?date_range=last_7_days'),
+    friction: await latency('/analytics/friction?date_range=last_7_days'),
+    friction_trends: await latency('/analytics/friction/trends'),
+    event_context: await latency('/analytics/context/events/feature_used?date_range=last_7_days'),
+  };
+
+  return {
+    events: events.length,
+    users,
+    ingest: { seconds: ingestSeconds, events_per_s: Math.round(events.length / ingestSeconds), concurrency },
+    raw_sink: { seconds: rawSeconds, events_per_s: Math.round(events.length / rawSeconds) },
+    analytics: { seconds: analyticsSeconds, events_per_s: Math.round(events.length / analyticsSeconds) },
+    analytics_get_latency: gets,
+  };
+}
+
+/** Raw-event export: N rows loaded with SQL, the CSV streamed through the API and parsed back. */
+async function exportBench(rows: number) {
+  const loadStart = performance.now();
+  await services.db.query(
+    `insert into raw_events (project_id, message_id, user_id, event, properties, occurred_at, received_at,
+                             kafka_partition, kafka_offset)
+     select $1, 'bench-' || i, 'user-' || (i % 20000), (array['page_view', 'click', 'feature_used'])[1 + i % 3],
+            jsonb_build_object('page', '/p/' || (i % 50), 'element', '#e' || (i % 200), 'label', 'a, "quoted" value'),
+            now() - interval '1 day' + i * interval '1 millisecond', now(), 0, i
+     from generate_series(1, $2::int) i`,
+    [projectId, rows],
+  );
+  const loadSeconds = (performance.now() - loadStart) / 1000;
+
+  const server = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve-api'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [baseUrl] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) * 1024;
+  const download = (range: string) =>
+    fetch(`${baseUrl}/analytics/export/events?format=csv&${range}`, { headers: { Authorization: `Bearer ${key}` } });
+  await (await download('date_range=custom&start=2000-01-01&end=2000-01-01')).text(); // warm-up: code loaded
+  const rssBefore = rss();
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rss())), 50);
   const start = performance.now();
-  const running = await startProcessors(services, [name]);
-  for (;;) {
-    const { rows } = await services.db.query<{ n: number }>(
-      'select coalesce(sum(next_offset), 0)::bigint as n from processor_offsets where processor = $1 and topic = $2',
-      [name, topicName('events')],
-    );
-    if (Number(rows[0]!.n) >= total) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const res = await download('date_range=last_7_days');
+  if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
+  let parsed = 0;
+  let bytes = 0;
+  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  body.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  const parser = parse({ columns: true });
+  parser.on('data', () => parsed++);
+  await pipeline(body, parser);
   const seconds = (performance.now() - start) / 1000;
-  await Promise.all(running.map((r) => r.stop()));
-  return seconds;
+  clearInterval(sampler);
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+  const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
+  return {
+    rows,
+    load_seconds: loadSeconds,
+    export: { seconds, rows_per_s: Math.round(rows / seconds), mb: mb(bytes) },
+    // RSS of the API process (sampled every 50 ms) from after a warm-up request to the peak.
+    api_rss: { before_mb: mb(rssBefore), peak_mb: mb(rssPeak), growth_mb: mb(rssPeak - rssBefore), limit_mb: 64 },
+    parsed_rows: parsed,
+    parses_back: parsed === rows,
+  };
 }
-const rawSeconds = await drain('raw-sink');
-const analyticsSeconds = await drain('analytics');
 
-async function latency(path: string, n = 200) {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    const res = await fetch(`${api.baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 10) / 10;
-  return { p50_ms: at(0.5), p99_ms: at(0.99) };
-}
-const gets = {
-  features: await latency('/analytics/features?date_range=last_7_days'),
-  feature_detail: await latency('/analytics/features/export?date_range=last_7_days'),
-  friction: await latency('/analytics/friction?date_range=last_7_days'),
-  friction_trends: await latency('/analytics/friction/trends'),
-  event_context: await latency('/analytics/context/events/feature_used?date_range=last_7_days'),
-};
-
-console.log(
-  JSON.stringify(
-    {
-      events: events.length,
-      users,
-      ingest: { seconds: ingestSeconds, events_per_s: Math.round(events.length / ingestSeconds), concurrency },
-      raw_sink: { seconds: rawSeconds, events_per_s: Math.round(events.length / rawSeconds) },
-      analytics: { seconds: analyticsSeconds, events_per_s: Math.round(events.length / analyticsSeconds) },
-      analytics_get_latency: gets,
-    },
-    null,
-    2,
-  ),
-);
+const report = values.export ? await exportBench(Number(values.export)) : await pipelineBench();
+console.log(JSON.stringify(report, null, 2));
 
 await api.close();
 // Leave nothing of the bench in the database or in Kafka.

@@ -15,6 +15,75 @@ create table api_keys (
 );
 CREATE UNIQUE INDEX api_keys_key_id ON public.api_keys USING btree (key_id);
 
+create table behavioural_cohort_members (
+  project_id uuid not null,
+  cohort_id text not null,
+  user_id text not null,
+  features jsonb not null,
+  constraint behavioural_cohort_members_pkey PRIMARY KEY (project_id, cohort_id, user_id),
+  constraint behavioural_cohort_members_project_id_cohort_id_fkey FOREIGN KEY (project_id, cohort_id) REFERENCES behavioural_cohorts(project_id, cohort_id) ON DELETE CASCADE
+);
+CREATE INDEX behavioural_cohort_members_user ON public.behavioural_cohort_members USING btree (project_id, user_id);
+
+create table behavioural_cohort_runs (
+  project_id uuid not null,
+  k integer not null,
+  silhouette double precision,
+  users_clustered integer not null,
+  users_excluded integer not null,
+  definition jsonb not null,
+  fingerprint text not null,
+  computed_at timestamp with time zone not null,
+  constraint behavioural_cohort_runs_pkey PRIMARY KEY (project_id),
+  constraint behavioural_cohort_runs_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
+create table behavioural_cohort_sizes (
+  project_id uuid not null,
+  cohort_id text not null,
+  day date not null,
+  size integer not null,
+  constraint behavioural_cohort_sizes_pkey PRIMARY KEY (project_id, cohort_id, day)
+);
+
+create table behavioural_cohorts (
+  project_id uuid not null,
+  cohort_id text not null,
+  name text not null,
+  size integer not null,
+  percentage double precision not null,
+  characteristics jsonb not null,
+  centroid jsonb not null,
+  traits jsonb not null,
+  churn_risk text not null,
+  expansion_opportunity text not null,
+  computed_at timestamp with time zone not null,
+  constraint behavioural_cohorts_churn_risk_check CHECK ((churn_risk = ANY (ARRAY['very_low'::text, 'low'::text, 'medium'::text, 'high'::text, 'very_high'::text]))),
+  constraint behavioural_cohorts_expansion_opportunity_check CHECK ((expansion_opportunity = ANY (ARRAY['high'::text, 'medium'::text, 'low'::text]))),
+  constraint behavioural_cohorts_pkey PRIMARY KEY (project_id, cohort_id),
+  constraint behavioural_cohorts_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
+create table cohort_changes (
+  project_id uuid not null,
+  change_id text not null,
+  cohort_id text not null,
+  added text[] not null,
+  removed text[] not null,
+  size integer not null,
+  changed_at timestamp with time zone not null default now(),
+  constraint cohort_changes_pkey PRIMARY KEY (project_id, change_id)
+);
+CREATE TRIGGER cohort_changes_published AFTER INSERT ON public.cohort_changes FOR EACH ROW EXECUTE FUNCTION pi_on_cohort_change();
+
+create table cohort_members (
+  project_id uuid not null,
+  cohort_id text not null,
+  user_id text not null,
+  since timestamp with time zone not null default now(),
+  constraint cohort_members_pkey PRIMARY KEY (project_id, cohort_id, user_id)
+);
+
 create table cohorts (
   project_id uuid not null,
   cohort_id text not null,
@@ -98,6 +167,8 @@ create table friction_alerts (
   constraint friction_alerts_pkey PRIMARY KEY (project_id, alert_id),
   constraint friction_alerts_project_id_page_day_key UNIQUE (project_id, page, day)
 );
+CREATE INDEX friction_alerts_created ON public.friction_alerts USING btree (created_at);
+CREATE TRIGGER friction_alerts_published AFTER INSERT ON public.friction_alerts FOR EACH ROW EXECUTE FUNCTION pi_on_friction_alert();
 
 create table friction_element_daily (
   project_id uuid not null,
@@ -110,6 +181,21 @@ create table friction_element_daily (
   rage_episodes integer not null default 0,
   constraint friction_element_daily_pkey PRIMARY KEY (project_id, page, element, day)
 );
+
+create table friction_episodes (
+  project_id uuid not null,
+  episode_id text not null,
+  user_id text not null,
+  session_id text not null,
+  signal text not null,
+  page text,
+  element text,
+  friction_index double precision not null,
+  detected_at timestamp with time zone not null,
+  created_at timestamp with time zone not null default now(),
+  constraint friction_episodes_pkey PRIMARY KEY (project_id, episode_id)
+);
+CREATE TRIGGER friction_episodes_published AFTER INSERT ON public.friction_episodes FOR EACH ROW EXECUTE FUNCTION pi_on_friction_episode();
 
 create table friction_page_daily (
   project_id uuid not null,
@@ -156,6 +242,68 @@ create table friction_signals (
 );
 CREATE INDEX friction_signals_session ON public.friction_signals USING btree (project_id, session_id);
 CREATE INDEX friction_signals_user ON public.friction_signals USING btree (project_id, user_id);
+
+create table integration_webhooks (
+  project_id uuid not null,
+  url text not null,
+  events text[] not null,
+  secret text not null,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint integration_webhooks_pkey PRIMARY KEY (project_id),
+  constraint integration_webhooks_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint integration_webhooks_url_check CHECK ((url ~~ 'https://%'::text))
+);
+
+create table job_analytics (
+  project_id uuid not null,
+  job_id text not null,
+  users_targeted integer not null,
+  users_completed integer not null,
+  completion_rate double precision not null,
+  avg_time_to_completion double precision not null,
+  interventions_shown integer not null,
+  interventions_accepted integer not null,
+  intervention_acceptance_rate double precision not null,
+  drop_off_points jsonb not null,
+  computed_at timestamp with time zone not null default now(),
+  constraint job_analytics_pkey PRIMARY KEY (project_id, job_id)
+);
+
+create table job_completions (
+  project_id uuid not null,
+  job_id text not null,
+  user_id text not null,
+  completion_id text not null,
+  completed_at timestamp with time zone not null,
+  message_id text not null,
+  created_at timestamp with time zone not null default now(),
+  constraint job_completions_pkey PRIMARY KEY (project_id, job_id, user_id),
+  constraint job_completions_project_id_completion_id_key UNIQUE (project_id, completion_id)
+);
+CREATE INDEX job_completions_created ON public.job_completions USING btree (created_at);
+CREATE TRIGGER job_completions_published AFTER INSERT ON public.job_completions FOR EACH ROW EXECUTE FUNCTION pi_on_job_completion();
+
+create table job_interventions (
+  project_id uuid not null,
+  message_id text not null,
+  job_id text not null,
+  user_id text not null,
+  kind text not null,
+  intervention text,
+  occurred_at timestamp with time zone not null,
+  constraint job_interventions_kind_check CHECK ((kind = ANY (ARRAY['shown'::text, 'accepted'::text]))),
+  constraint job_interventions_pkey PRIMARY KEY (project_id, message_id)
+);
+CREATE INDEX job_interventions_job ON public.job_interventions USING btree (project_id, job_id);
+
+create table job_targets (
+  project_id uuid not null,
+  job_id text not null,
+  user_id text not null,
+  since timestamp with time zone not null default now(),
+  constraint job_targets_pkey PRIMARY KEY (project_id, job_id, user_id)
+);
 
 create table jobs (
   project_id uuid not null,
@@ -231,6 +379,30 @@ create table raw_events (
 );
 CREATE INDEX raw_events_project_time ON public.raw_events USING btree (project_id, occurred_at);
 CREATE INDEX raw_events_project_user_time ON public.raw_events USING btree (project_id, user_id, occurred_at);
+CREATE TRIGGER raw_events_integration AFTER INSERT ON public.raw_events FOR EACH ROW WHEN ((new.event = ANY (ARRAY['chat_created'::text, 'chat_updated'::text, 'walkthrough_step_completed'::text]))) EXECUTE FUNCTION pi_on_integration_event();
+
+create table report_runs (
+  project_id uuid not null,
+  report_id text not null,
+  run_id text not null,
+  trigger text not null,
+  period_start date not null,
+  period_end date not null,
+  status text not null default 'queued'::text,
+  attempts integer not null default 0,
+  recipients text[] not null,
+  error text,
+  message_id text,
+  sent_at timestamp with time zone,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint report_runs_pkey PRIMARY KEY (project_id, run_id),
+  constraint report_runs_project_id_report_id_fkey FOREIGN KEY (project_id, report_id) REFERENCES reports(project_id, report_id) ON DELETE CASCADE,
+  constraint report_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'retrying'::text, 'sent'::text, 'failed'::text]))),
+  constraint report_runs_trigger_check CHECK ((trigger = ANY (ARRAY['schedule'::text, 'manual'::text])))
+);
+CREATE INDEX report_runs_report_created ON public.report_runs USING btree (project_id, report_id, created_at DESC);
+CREATE UNIQUE INDEX report_runs_one_per_period ON public.report_runs USING btree (project_id, report_id, period_end) WHERE (trigger = 'schedule'::text);
 
 create table reports (
   project_id uuid not null,
@@ -240,11 +412,15 @@ create table reports (
   schedule text not null,
   format text not null,
   recipients text[] not null,
-  status text not null default 'queued'::text,
   created_at timestamp with time zone not null default now(),
+  constraint reports_format_check CHECK ((format = ANY (ARRAY['pdf'::text, 'csv'::text, 'html'::text]))),
   constraint reports_pkey PRIMARY KEY (project_id, report_id),
-  constraint reports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+  constraint reports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint reports_schedule_check CHECK ((schedule = ANY (ARRAY['daily'::text, 'weekly'::text, 'monthly'::text]))),
+  constraint reports_type_check CHECK ((type = ANY (ARRAY['feature_intelligence'::text, 'friction'::text, 'workflows'::text])))
 );
+CREATE INDEX reports_project_created ON public.reports USING btree (project_id, created_at DESC, report_id);
+CREATE INDEX reports_schedule ON public.reports USING btree (schedule, created_at);
 
 create table session_events (
   project_id uuid not null,
@@ -258,6 +434,9 @@ create table session_events (
   constraint session_events_pkey PRIMARY KEY (project_id, message_id)
 );
 CREATE INDEX session_events_user_time ON public.session_events USING btree (project_id, user_id, occurred_at);
+CREATE TRIGGER session_events_deleted_workflows AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_changed();
+CREATE TRIGGER session_events_inserted_workflows AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_changed();
+CREATE TRIGGER session_events_truncated_workflows AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated();
 
 create table sessions (
   project_id uuid not null,
@@ -329,9 +508,55 @@ create table warehouse_exports (
   tables text[] not null,
   status text not null default 'queued'::text,
   created_at timestamp with time zone not null default now(),
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone,
+  heartbeat_at timestamp with time zone,
+  row_counts jsonb not null default '{}'::jsonb,
+  error text,
   constraint warehouse_exports_pkey PRIMARY KEY (project_id, export_id),
-  constraint warehouse_exports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+  constraint warehouse_exports_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint warehouse_exports_status CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
 );
+CREATE INDEX warehouse_exports_pending ON public.warehouse_exports USING btree (created_at) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+
+create table webhook_attempts (
+  project_id uuid not null,
+  delivery_id text not null,
+  attempt integer not null,
+  url text not null,
+  started_at timestamp with time zone not null default now(),
+  duration_ms integer,
+  status integer,
+  error text,
+  constraint webhook_attempts_pkey PRIMARY KEY (project_id, delivery_id, attempt),
+  constraint webhook_attempts_project_id_delivery_id_fkey FOREIGN KEY (project_id, delivery_id) REFERENCES webhook_deliveries(project_id, delivery_id) ON DELETE CASCADE
+);
+
+create table webhook_deliveries (
+  project_id uuid not null,
+  delivery_id text not null,
+  target text not null,
+  webhook_id text,
+  event text not null,
+  user_id text,
+  payload jsonb not null,
+  status text not null default 'pending'::text,
+  attempts integer not null default 0,
+  round_start integer not null default 0,
+  next_attempt_at timestamp with time zone not null default now(),
+  locked_until timestamp with time zone,
+  last_status integer,
+  last_error text,
+  created_at timestamp with time zone not null default now(),
+  finished_at timestamp with time zone,
+  constraint webhook_deliveries_pkey PRIMARY KEY (project_id, delivery_id),
+  constraint webhook_deliveries_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text]))),
+  constraint webhook_deliveries_target_check CHECK ((target = ANY (ARRAY['subscription'::text, 'integration'::text])))
+);
+CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+CREATE INDEX webhook_deliveries_listing ON public.webhook_deliveries USING btree (project_id, created_at DESC);
+CREATE TRIGGER webhook_deliveries_due AFTER INSERT OR UPDATE OF status, next_attempt_at ON public.webhook_deliveries FOR EACH ROW WHEN ((new.status = 'pending'::text)) EXECUTE FUNCTION pi_on_delivery_due();
 
 create table webhook_subscriptions (
   project_id uuid not null,
@@ -346,3 +571,180 @@ create table webhook_subscriptions (
   constraint webhook_subscriptions_url_check CHECK ((url ~~ 'https://%'::text))
 );
 CREATE INDEX webhook_subscriptions_project_created ON public.webhook_subscriptions USING btree (project_id, created_at DESC, webhook_id);
+
+create table workflow_changes (
+  change_id bigint not null,
+  project_id uuid not null,
+  constraint workflow_changes_pkey PRIMARY KEY (change_id)
+);
+CREATE INDEX workflow_changes_project ON public.workflow_changes USING btree (project_id);
+
+create table workflow_goals (
+  project_id uuid not null,
+  goal text not null,
+  requested boolean not null default false,
+  computed_at timestamp with time zone,
+  attempts integer not null default 0,
+  completions integer not null default 0,
+  constraint workflow_goals_pkey PRIMARY KEY (project_id, goal),
+  constraint workflow_goals_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
+create table workflow_steps (
+  project_id uuid not null,
+  workflow_id text not null,
+  "position" integer not null,
+  step text not null,
+  views integer not null,
+  clicks integer not null,
+  dead_clicks integer not null,
+  rage_clicks integer not null,
+  loop_views integer not null,
+  backtracks integer not null,
+  active_ms bigint not null,
+  idle_ms bigint not null,
+  common_issues text[] not null,
+  constraint workflow_steps_pkey PRIMARY KEY (project_id, workflow_id, "position"),
+  constraint workflow_steps_project_id_workflow_id_fkey FOREIGN KEY (project_id, workflow_id) REFERENCES workflows(project_id, workflow_id) ON DELETE CASCADE
+);
+
+create table workflows (
+  project_id uuid not null,
+  goal text not null,
+  workflow_id text not null,
+  rank integer not null,
+  path text[] not null,
+  occurrences integer not null,
+  frequency double precision not null,
+  users integer not null,
+  user_share double precision not null,
+  completion_rate double precision not null,
+  avg_time_seconds double precision not null,
+  efficiency_score double precision not null,
+  optimal_steps integer not null,
+  actual_avg_steps double precision not null,
+  constraint workflows_pkey PRIMARY KEY (project_id, workflow_id),
+  constraint workflows_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
+CREATE INDEX workflows_goal ON public.workflows USING btree (project_id, goal, rank);
+
+CREATE OR REPLACE FUNCTION public.pi_enqueue_subscribed(p_project uuid, p_event text, p_user text, p_data jsonb)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  insert into webhook_deliveries (project_id, delivery_id, target, webhook_id, event, user_id, payload)
+  select p_project, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'subscription', s.webhook_id, p_event, p_user,
+         jsonb_build_object('event', p_event, 'data', p_data, 'timestamp', pi_utc(now()))
+  from webhook_subscriptions s
+  where s.project_id = p_project and p_event = any (s.events)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_cohort_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform pi_enqueue_subscribed(new.project_id, 'cohort.changed', null,
+    jsonb_build_object('cohort_id', new.cohort_id,
+                       'name', (select c.name from cohorts c where c.project_id = new.project_id and c.cohort_id = new.cohort_id),
+                       'added', to_jsonb(new.added[1:1000]), 'removed', to_jsonb(new.removed[1:1000]),
+                       'added_count', cardinality(new.added), 'removed_count', cardinality(new.removed),
+                       'size', new.size, 'changed_at', pi_utc(new.changed_at)));
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_delivery_due()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform pg_notify('pi_webhooks', json_build_object('project_id', new.project_id, 'id', new.delivery_id)::text);
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_friction_alert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform pg_notify('pi_stream', json_build_object('table', 'friction_alerts', 'project_id', new.project_id,
+                                                   'id', new.alert_id)::text);
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_friction_episode()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform pi_enqueue_subscribed(new.project_id, 'user.friction_detected', new.user_id,
+    jsonb_build_object('user_id', new.user_id, 'page', new.page, 'element', new.element, 'signal', new.signal,
+                       'friction_index', new.friction_index, 'session_id', new.session_id,
+                       'detected_at', pi_utc(new.detected_at)));
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_integration_event()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  kind text := case when new.event in ('chat_created', 'chat_updated') then 'chats' else 'walkthrough-progress' end;
+  props jsonb;
+begin
+  if not exists (select 1 from integration_webhooks i where i.project_id = new.project_id and kind = any (i.events)) then
+    return null;
+  end if;
+  props := case kind
+    when 'chats' then jsonb_build_object('chat_id', new.properties->>'chat_id', 'actor', new.properties->>'actor',
+                                         'chat_type', new.properties->>'chat_type', 'tenant_id', new.properties->>'tenant_id',
+                                         'status', case new.event when 'chat_created' then 'created' else 'updated' end)
+    else jsonb_build_object('walkthrough_id', new.properties->>'walkthrough_id', 'step_id', new.properties->>'step_id',
+                            'step_index', new.properties->'step_index', 'total_steps', new.properties->'total_steps',
+                            -- compared as JSON, so a malformed property never fails the raw-sink's insert
+                            'completed', jsonb_typeof(new.properties->'step_index') = 'number'
+                                         and new.properties->'step_index' = new.properties->'total_steps')
+  end;
+  insert into webhook_deliveries (project_id, delivery_id, target, event, user_id, payload)
+  values (new.project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'integration', kind, new.user_id,
+          jsonb_build_object('event', kind, 'timestamp', pi_utc(new.occurred_at), 'properties', props, 'user_id', new.user_id));
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_job_completion()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform pi_enqueue_subscribed(new.project_id, 'job.completed', new.user_id,
+    jsonb_build_object('job_id', new.job_id, 'user_id', new.user_id, 'completed_at', pi_utc(new.completed_at)));
+  perform pg_notify('pi_stream', json_build_object('table', 'job_completions', 'project_id', new.project_id,
+                                                   'id', new.completion_id)::text);
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_session_events_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into workflow_changes (project_id) select distinct project_id from changed_rows;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_session_events_truncated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into workflow_changes (project_id) select distinct project_id from workflow_goals;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_utc(t timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$function$;

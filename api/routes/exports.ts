@@ -1,11 +1,76 @@
+import { Readable } from 'node:stream';
 import { DATE_RANGES, parseDateRange } from '../../lib/date-range.js';
 import type { Pool } from '../../lib/db.js';
+import { type WarehouseCredentials, checkCredentials } from '../../lib/export/credentials.js';
+import { queryBatches } from '../../lib/export/cursor.js';
+import { UNSUPPORTED_TABLES, WAREHOUSE_TABLES } from '../../lib/export/warehouse-tables.js';
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  NDJSON_TYPE,
+  type RawExportRow,
+  chooseFormat,
+  contentType,
+  exportEnd,
+  exportFileName,
+  exportStart,
+  formatBatch,
+  rawExportQuery,
+} from '../../lib/export/raw-events.js';
 import { newId } from '../../lib/ids.js';
-import { ApiError, fieldError, notFound } from '../errors.js';
+import { fieldError, notFound } from '../errors.js';
 import { stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
+/**
+ * The export file as text chunks, one per cursor batch. The pooled client is held until the
+ * generator ends, fails or is returned (Koa destroys the body stream when the client goes away).
+ */
+async function* exportChunks(
+  db: Pool,
+  format: ExportFormat,
+  query: { text: string; values: unknown[] },
+): AsyncGenerator<string, void, undefined> {
+  const client = await db.connect();
+  // A connection that dies mid-export (server restart, terminated backend) errors the query, and
+  // its socket errors too: unheard, that second error would crash the process.
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  let complete = false;
+  try {
+    let rows = 0;
+    let chunk = exportStart(format);
+    for await (const batch of queryBatches<RawExportRow>(client, query.text, query.values, EXPORT_BATCH_ROWS)) {
+      yield chunk + formatBatch(format, batch, rows);
+      rows += batch.length;
+      chunk = '';
+    }
+    yield chunk + exportEnd(format);
+    complete = true;
+  } finally {
+    // A cursor abandoned half-way is closed by queryBatches; the connection is dropped all the
+    // same rather than handed back in a state we did not see through.
+    client.off('error', ignore);
+    client.release(!complete);
+  }
+}
+
+async function* continueWith<T>(
+  first: T,
+  rest: AsyncGenerator<T, void, undefined>,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield first;
+    yield* rest;
+  } finally {
+    await rest.return();
+  }
+}
+
+const EXPORT_BATCH_ROWS = 1000;
+
 export const WAREHOUSE_DESTINATIONS = ['postgres', 'duckdb'] as const;
+type WarehouseDestination = (typeof WAREHOUSE_DESTINATIONS)[number];
 
 interface ExportRow {
   export_id: string;
@@ -13,19 +78,30 @@ interface ExportRow {
   tables: string[];
   status: string;
   created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  row_counts: Record<string, number>;
+  error: string | null;
 }
 
+// Never the credentials.
 const presentExport = (row: ExportRow) => ({
   id: row.export_id,
   destination: row.destination,
   tables: row.tables,
   status: row.status,
+  row_counts: row.row_counts,
+  error: row.error,
   created_at: row.created_at.toISOString(),
+  started_at: row.started_at?.toISOString() ?? null,
+  finished_at: row.finished_at?.toISOString() ?? null,
 });
+
+const EXPORT_COLUMNS = 'export_id, destination, tables, status, created_at, started_at, finished_at, row_counts, error';
 
 interface WarehouseInput {
   destination: string;
-  credentials: Record<string, string>;
+  credentials: WarehouseCredentials;
   tables: string[];
 }
 
@@ -35,18 +111,17 @@ export function exportRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/analytics/export/events',
       tag: 'Exports',
-      summary: 'Raw-event export (validated; the streaming export is not built yet: 501)',
+      summary: 'Raw events of a date range as a CSV, JSON or NDJSON file (streamed)',
       scope: 'analytics:read',
       query: [
         {
           name: 'format',
-          description: 'csv, json or ndjson',
-          schema: { enum: ['csv', 'json', 'ndjson'] },
-          required: true,
+          description: `csv, json or ndjson; may be omitted with Accept: ${NDJSON_TYPE}`,
+          schema: { enum: [...EXPORT_FORMATS] },
         },
         {
           name: 'date_range',
-          description: 'named range or custom',
+          description: 'last_7_days, last_30_days, last_90_days (ending today, UTC) or custom',
           schema: { enum: [...DATE_RANGES] },
           required: true,
         },
@@ -54,12 +129,24 @@ export function exportRoutes(db: Pool): Route[] {
         { name: 'end', description: 'YYYY-MM-DD with date_range=custom', schema: { type: 'string', format: 'date' } },
         { name: 'event_types', description: 'comma-separated event names', schema: { type: 'string' } },
       ],
-      success: { status: 501, description: 'not implemented yet (error body)' },
+      success: {
+        status: 200,
+        description: 'attachment: message_id, user_id, event, occurred_at, received_at, properties per row',
+      },
+      produces: ['text/csv', NDJSON_TYPE],
       errors: { 400: 'Invalid parameters' },
-      // eslint-disable-next-line @typescript-eslint/require-await
       async handle(ctx) {
-        const format = stringParam(ctx, 'format', ['csv', 'json', 'ndjson']);
-        if (!format) throw fieldError('format', 'required', 'format (csv, json or ndjson) is required.');
+        const format = chooseFormat(
+          stringParam(ctx, 'format', EXPORT_FORMATS) as ExportFormat | undefined,
+          ctx.get('Accept'),
+        );
+        if (!format) {
+          throw fieldError(
+            'format',
+            'required',
+            `format (csv, json or ndjson) is required unless Accept: ${NDJSON_TYPE}.`,
+          );
+        }
         const range = parseDateRange(
           stringParam(ctx, 'date_range') ?? '',
           stringParam(ctx, 'start'),
@@ -75,11 +162,13 @@ export function exportRoutes(db: Pool): Route[] {
         const types = (stringParam(ctx, 'event_types') ?? '').split(',').filter(Boolean);
         if (types.some((t) => t.length > 255))
           throw fieldError('event_types', 'invalid_value', 'event names are at most 255 characters.');
-        throw new ApiError(501, 'not_implemented', 'Raw-event export is not available yet; the request was valid.', {
-          format,
-          date_range: range.range,
-          event_types: types,
-        });
+
+        const chunks = exportChunks(db, format, rawExportQuery(ctx.state.auth.projectId, range.range, types));
+        // The first chunk is read before answering: a failure up to there is a normal error body.
+        const first = await chunks.next();
+        ctx.type = contentType(format);
+        ctx.attachment(exportFileName(format, range.range));
+        ctx.body = Readable.from(continueWith(first.done ? '' : first.value, chunks), { objectMode: false });
       },
     }),
     defineRoute<WarehouseInput>({
@@ -89,7 +178,12 @@ export function exportRoutes(db: Pool): Route[] {
       summary: 'Queue an export of tables to a warehouse',
       scope: 'admin',
       body: 'warehouse-export.json',
-      success: { status: 202, description: '{ id, destination, tables, status: queued, created_at }' },
+      success: {
+        status: 202,
+        description:
+          '{ id, destination, tables, status: queued, row_counts, error, created_at, started_at, finished_at }',
+      },
+      errors: { 400: 'Invalid body, unsupported destination or table, DuckDB file outside the export folder' },
       async handle(ctx, input) {
         if (!(WAREHOUSE_DESTINATIONS as readonly string[]).includes(input.destination)) {
           throw fieldError(
@@ -99,16 +193,22 @@ export function exportRoutes(db: Pool): Route[] {
             { supported: WAREHOUSE_DESTINATIONS },
           );
         }
-        if (input.destination === 'postgres' && !input.credentials.account) {
+        const unsupported = input.tables.findIndex((t) => Object.hasOwn(UNSUPPORTED_TABLES, t));
+        if (unsupported >= 0) {
           throw fieldError(
-            'credentials.account',
-            'required',
-            'credentials.account (host[:port]) is required for postgres.',
+            `tables[${unsupported}]`,
+            'unsupported_table',
+            UNSUPPORTED_TABLES[input.tables[unsupported]!]!,
+            {
+              supported: Object.keys(WAREHOUSE_TABLES),
+            },
           );
         }
+        const problem = checkCredentials(input.destination as WarehouseDestination, input.credentials);
+        if (problem) throw fieldError(problem.field, problem.reason, problem.message);
         const { rows } = await db.query<ExportRow>(
           `insert into warehouse_exports (project_id, export_id, destination, credentials, tables)
-           values ($1, $2, $3, $4, $5) returning *`,
+           values ($1, $2, $3, $4, $5) returning ${EXPORT_COLUMNS}`,
           [ctx.state.auth.projectId, newId('exp'), input.destination, input.credentials, input.tables],
         );
         ctx.status = 202;
@@ -122,11 +222,15 @@ export function exportRoutes(db: Pool): Route[] {
       tag: 'Exports',
       summary: 'Status of a warehouse export',
       scope: 'analytics:read',
-      success: { status: 200, description: '{ id, destination, tables, status, created_at }' },
+      success: {
+        status: 200,
+        description:
+          '{ id, destination, tables, status (queued|running|succeeded|failed), row_counts per table, error, created_at, started_at, finished_at }',
+      },
       errors: { 404: 'No such export in this project' },
       async handle(ctx) {
         const { rows } = await db.query<ExportRow>(
-          'select * from warehouse_exports where project_id = $1 and export_id = $2',
+          `select ${EXPORT_COLUMNS} from warehouse_exports where project_id = $1 and export_id = $2`,
           [ctx.state.auth.projectId, pathParam(ctx, 'export_id')],
         );
         if (!rows[0]) throw notFound('export');

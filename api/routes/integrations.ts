@@ -1,5 +1,5 @@
 import type { Pool } from '../../lib/db.js';
-import type { TargetPolicy } from '../../lib/webhooks/targets.js';
+import type { TargetPolicy } from '../../lib/targets.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute } from '../route.js';
 import { checkWebhookUrl, newWebhookSecret } from './webhooks.js';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { type TargetPolicy, urlProblem } from '../../lib/webhooks/targets.js';
+import { type TargetPolicy, urlProblem } from '../../lib/targets.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';

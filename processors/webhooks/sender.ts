@@ -7,7 +7,7 @@ import { listen, wakeLoop } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { type AttemptOutcome, type NextStep, nextStep } from '../../lib/webhooks/retry.js';
 import { webhookHeaders } from '../../lib/webhooks/signing.js';
-import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/webhooks/targets.js';
+import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/targets.js';
 
 /** The spec's slow-endpoint threshold: an answer later than this counts as a failed attempt. */
 export const REQUEST_TIMEOUT_MS = 5_000;

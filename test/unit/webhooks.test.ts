@@ -11,7 +11,7 @@ import {
   literalTargetProblem,
   targetPolicy,
   urlProblem,
-} from '../../lib/webhooks/targets.js';
+} from '../../lib/targets.js';
 
 /** The receiver's side of Standard Webhooks, written from the spec and not from our module. */
 function specSignature(secret: string, id: string, timestamp: string, body: string): string {

@@ -2,9 +2,10 @@ import dns from 'node:dns';
 import net from 'node:net';
 
 /**
- * SSRF guard: webhook targets are customer URLs, so a delivery must never reach the service's own
- * network (loopback, private, link-local, metadata addresses …) unless the operator allow-listed
- * the host or range (WEBHOOK_ALLOW_HOSTS: host names, IPs or CIDRs).
+ * SSRF guard: webhook URLs and warehouse hosts come from customers, so the service must never
+ * connect to its own network (loopback, private, link-local, metadata addresses …) unless the
+ * operator allow-listed the host or range (WEBHOOK_ALLOW_HOSTS, WAREHOUSE_ALLOW_HOSTS: host
+ * names, IPs or CIDRs).
  */
 const PRIVATE = new net.BlockList();
 for (const [net4, prefix] of [
@@ -137,4 +138,25 @@ export function literalTargetProblem(url: URL, policy: TargetPolicy): string | u
   if (policy.hosts.has(host)) return undefined;
   if (net.isIP(host) && isForbiddenAddress(host, policy)) return `${host} is a private or loopback address`;
   return undefined;
+}
+
+/**
+ * The address to connect to for `host`: a literal IP as it is, a name resolved once; refused
+ * (ForbiddenTargetError) when private or loopback and not allow-listed. Connecting to the
+ * returned address, not the name, keeps DNS rebinding out.
+ */
+export async function resolveTarget(host: string, policy: TargetPolicy): Promise<string> {
+  const bare = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (net.isIP(bare)) {
+    if (!policy.hosts.has(bare) && isForbiddenAddress(bare, policy)) {
+      throw new ForbiddenTargetError(`${bare} is a private or loopback address`);
+    }
+    return bare;
+  }
+  return new Promise((resolve, reject) =>
+    guardedLookup(policy)(bare, { all: false }, (err, address) => (err ? reject(err) : resolve(address as string))),
+  );
 }

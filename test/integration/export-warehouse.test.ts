@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pg from 'pg';
+import type { RunningApi } from '../../api/server.js';
+import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
+import type { Services } from '../../lib/services.js';
+import { runWarehouseExportPass, startWarehouseExportWorker } from '../../processors/warehouse-export/worker.js';
+import { call, closeServices, errorOf, newProject, services, startTestApi, waitFor } from './helpers.js';
+
+interface Status {
+  id: string;
+  status: string;
+  row_counts: Record<string, number>;
+  error: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+const EVENTS = 12_345; // more than two worker batches
+
+describe('warehouse export', () => {
+  let api: RunningApi;
+  let admin: string;
+  let projectId: string;
+  let worker: Services;
+  let dest: pg.Client;
+  // Read when the file loads, before the hooks point DATABASE_URL at the test database: same server.
+  const server = new URL(loadConfig().databaseUrl);
+  const destDb = `${databaseName(server.href)}_wh_${process.pid}`;
+  const duckdbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pi-duckdb-'));
+  const pgCredentials = {
+    account: `${server.hostname}:${server.port}`,
+    database: destDb,
+    schema: 'analytics',
+    user: 'postgres',
+    password: 'postgres',
+  };
+
+  const post = (json: unknown) => call<Status>(api, 'POST', '/analytics/export/warehouse', { key: admin, json });
+  const status = async (id: string) =>
+    (await call<Status>(api, 'GET', `/analytics/export/warehouse/${id}`, { key: admin })).body;
+  /** Queues an export, runs the queue, returns the final status. */
+  async function exportNow(json: unknown): Promise<Status> {
+    const queued = await post(json);
+    assert.equal(queued.status, 202, JSON.stringify(queued.body));
+    assert.equal(queued.body.status, 'queued');
+    await runWarehouseExportPass(worker);
+    return status(queued.body.id);
+  }
+  const source = async <T>(sql: string) => (await services().db.query<T & pg.QueryResultRow>(sql, [projectId])).rows;
+
+  before(async () => {
+    api = await startTestApi();
+    const project = await newProject(['admin']);
+    [admin, projectId] = [project.keys[0]!, project.projectId];
+    // The destination server is this machine's: allow-listed, as an operator would for an internal warehouse.
+    worker = {
+      ...services(),
+      config: { ...services().config, duckdbDir, warehouseAllowHosts: ['127.0.0.1', 'localhost'] },
+    };
+    const db = services().db;
+    await db.query(
+      `insert into raw_events (project_id, message_id, user_id, event, properties, occurred_at, received_at,
+                               kafka_partition, kafka_offset)
+       select $1, 'm' || i, 'u' || (i % 50), 'click', jsonb_build_object('i', i, 'text', 'a,"b"' || chr(10) || 'c'),
+              '2025-06-01'::timestamptz + i * interval '1.000123 second', now(), 0, i
+       from generate_series(1, $2::int) i`,
+      [projectId, EVENTS],
+    );
+    await db.query(
+      `insert into users (project_id, user_id, properties)
+       select $1, 'u' || i, jsonb_build_object('plan', case when i % 2 = 0 then 'pro' else 'free' end)
+       from generate_series(0, 49) i`,
+      [projectId],
+    );
+    await db.query(
+      `insert into feature_user_daily (project_id, feature, user_id, day, sessions_visible, impressions, uses,
+                                       empty_state_impressions, data_volume_sum, data_volume_n)
+       select $1, 'f' || (i % 3), 'u' || i, '2025-06-01'::date + (i % 4), 1, 2, i % 2, 0, i * 1.5, 1
+       from generate_series(0, 49) i`,
+      [projectId],
+    );
+    const admin_ = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL!, 'postgres') });
+    await admin_.connect();
+    await admin_.query(`drop database if exists ${pg.escapeIdentifier(destDb)} with (force)`);
+    await admin_.query(`create database ${pg.escapeIdentifier(destDb)}`);
+    await admin_.end();
+    dest = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL!, destDb) });
+    await dest.connect();
+  });
+
+  after(async () => {
+    await dest.end();
+    const admin_ = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL!, 'postgres') });
+    await admin_.connect();
+    await admin_.query(`drop database if exists ${pg.escapeIdentifier(destDb)} with (force)`);
+    await admin_.end();
+    fs.rmSync(duckdbDir, { recursive: true, force: true });
+    for (const table of ['raw_events', 'users', 'feature_user_daily']) {
+      await services().db.query(`delete from ${table} where project_id = $1`, [projectId]);
+    }
+    await api.close();
+    await closeServices();
+  });
+
+  const SAMPLE_EVENTS = `select message_id, user_id, event, occurred_at, received_at, properties from %s
+                         where project_id = $1 and message_id in ('m1', 'm5000', 'm12345') order by message_id`;
+  const FEATURES = `select feature, day::text as day, count(*)::int as users_saw, (count(*) filter (where uses > 0))::int as users_used,
+                           sum(impressions)::int as impressions, sum(data_volume_sum)::float8 as data_volume_sum
+                    from feature_user_daily where project_id = $1 group by 1, 2 order by 1, 2`;
+
+  it('copies events, users and features to Postgres; a re-run replaces them', async () => {
+    const done = await exportNow({
+      destination: 'postgres',
+      credentials: pgCredentials,
+      tables: ['events', 'users', 'features'],
+    });
+    assert.equal(done.status, 'succeeded', done.error ?? '');
+    assert.deepEqual(done.row_counts, { events: EVENTS, users: 50, features: 12 });
+    assert.ok(done.started_at && done.finished_at && done.finished_at >= done.started_at);
+    assert.equal(done.error, null);
+    assert.ok(!('credentials' in done), 'no credentials in the status');
+
+    const counts = async () =>
+      (
+        await dest.query<{ e: number; u: number; f: number }>(
+          `select (select count(*) from analytics.pi_events where project_id = $1)::int as e,
+                  (select count(*) from analytics.pi_users where project_id = $1)::int as u,
+                  (select count(*) from analytics.pi_features where project_id = $1)::int as f`,
+          [projectId],
+        )
+      ).rows[0];
+    assert.deepEqual(await counts(), { e: EVENTS, u: 50, f: 12 });
+    assert.deepEqual(
+      (await dest.query(SAMPLE_EVENTS.replace('%s', 'analytics.pi_events'), [projectId])).rows,
+      await source(SAMPLE_EVENTS.replace('%s', 'raw_events')),
+    );
+    assert.deepEqual(
+      (
+        await dest.query(
+          `select user_id, properties, created_at, updated_at from analytics.pi_users where project_id = $1 order by user_id`,
+          [projectId],
+        )
+      ).rows,
+      await source(
+        'select user_id, properties, created_at, updated_at from users where project_id = $1 order by user_id',
+      ),
+    );
+    assert.deepEqual(
+      (
+        await dest.query(
+          `select feature, day::text as day, users_saw::int, users_used::int, impressions::int, data_volume_sum
+           from analytics.pi_features where project_id = $1 order by 1, 2`,
+          [projectId],
+        )
+      ).rows,
+      await source(FEATURES),
+    );
+
+    const again = await exportNow({
+      destination: 'postgres',
+      credentials: pgCredentials,
+      tables: ['events', 'users', 'features'],
+    });
+    assert.equal(again.status, 'succeeded');
+    assert.deepEqual(await counts(), { e: EVENTS, u: 50, f: 12 });
+    const ids = await dest.query<{ export_id: string }>(
+      'select distinct export_id from analytics.pi_events where project_id = $1',
+      [projectId],
+    );
+    assert.deepEqual(ids.rows, [{ export_id: again.id }], 'every row is from the latest run');
+  });
+
+  it('a failed run leaves the previous rows as they were', async () => {
+    const before = await dest.query(
+      'select export_id, count(*)::int as n from analytics.pi_events where project_id = $1 group by 1',
+      [projectId],
+    );
+    // The destination refuses one user: events are replaced first, then users fail in the same transaction.
+    await dest.query(`alter table analytics.pi_users add constraint no_u7 check (user_id <> 'u7') not valid`);
+    try {
+      const failed = await exportNow({
+        destination: 'postgres',
+        credentials: pgCredentials,
+        tables: ['events', 'users'],
+      });
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.error!, /no_u7/);
+      assert.deepEqual(failed.row_counts, {});
+    } finally {
+      await dest.query('alter table analytics.pi_users drop constraint no_u7');
+    }
+    assert.deepEqual(
+      (
+        await dest.query(
+          'select export_id, count(*)::int as n from analytics.pi_events where project_id = $1 group by 1',
+          [projectId],
+        )
+      ).rows,
+      before.rows,
+    );
+  });
+
+  it('fails with the reason when the Postgres host cannot be reached, without leaking the password', async () => {
+    const failed = await exportNow({
+      destination: 'postgres',
+      credentials: { ...pgCredentials, account: '127.0.0.1:1', password: 'hunter2-secret' },
+      tables: ['users'],
+    });
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error!, /ECONNREFUSED/);
+    assert.ok(!JSON.stringify(failed).includes('hunter2'));
+  });
+
+  it('refuses a private or loopback Postgres host that the operator did not allow-list (SSRF)', async () => {
+    const strict = { ...worker, config: { ...worker.config, warehouseAllowHosts: [] } };
+    const queued = await call<{ id: string }>(api, 'POST', '/analytics/export/warehouse', {
+      key: admin,
+      json: { destination: 'postgres', credentials: pgCredentials, tables: ['users'] },
+    });
+    assert.equal(queued.status, 202);
+    await runWarehouseExportPass(strict);
+    const status = await call<{ status: string; error: string }>(
+      api,
+      'GET',
+      `/analytics/export/warehouse/${queued.body.id}`,
+      { key: admin },
+    );
+    assert.equal(status.body.status, 'failed');
+    assert.match(status.body.error, /private or loopback/);
+  });
+
+  it('copies to a DuckDB file inside the export folder; a re-run leaves the same counts', async () => {
+    const request = {
+      destination: 'duckdb',
+      credentials: { database: 'team/pi.duckdb' },
+      tables: ['events', 'users', 'features'],
+    };
+    const first = await exportNow(request);
+    assert.equal(first.status, 'succeeded', first.error ?? '');
+    assert.deepEqual(first.row_counts, { events: EVENTS, users: 50, features: 12 });
+    const second = await exportNow(request);
+    assert.equal(second.status, 'succeeded', second.error ?? '');
+
+    const instance = await DuckDBInstance.create(path.join(duckdbDir, 'team/pi.duckdb'));
+    const duck = await instance.connect();
+    try {
+      const read = async (sql: string) => (await duck.runAndReadAll(sql, [projectId])).getRowObjectsJson();
+      assert.deepEqual(
+        await read(`select (select count(*) from pi_events where project_id = $1)::int as e,
+                           (select count(*) from pi_users where project_id = $1)::int as u,
+                           (select count(*) from pi_features where project_id = $1)::int as f,
+                           (select count(distinct export_id) from pi_events)::int as runs`),
+        [{ e: EVENTS, u: 50, f: 12, runs: 1 }],
+      );
+      const sample = await read(
+        `select message_id, user_id, event, epoch_us(occurred_at)::varchar as occurred_us, properties::varchar as properties
+         from pi_events where project_id = $1 and message_id in ('m1', 'm5000', 'm12345') order by message_id`,
+      );
+      assert.deepEqual(
+        sample,
+        await source(`select message_id, user_id, event,
+                             (extract(epoch from occurred_at) * 1000000)::bigint::text as occurred_us, properties::text as properties
+                      from raw_events where project_id = $1 and message_id in ('m1', 'm5000', 'm12345') order by message_id`),
+      );
+      assert.deepEqual(
+        await read(`select feature, day::varchar as day, users_saw::int as users_saw, users_used::int as users_used,
+                           impressions::int as impressions, data_volume_sum from pi_features where project_id = $1 order by 1, 2`),
+        await source(FEATURES),
+      );
+    } finally {
+      duck.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it('refuses paths out of the DuckDB folder, the workflows table and bad accounts with 400', async () => {
+    for (const [json, field, reason] of [
+      [
+        { destination: 'duckdb', credentials: { database: '../escape.duckdb' }, tables: ['events'] },
+        'credentials.database',
+        'path_outside_folder',
+      ],
+      [
+        { destination: 'duckdb', credentials: { database: '/tmp/abs.duckdb' }, tables: ['events'] },
+        'credentials.database',
+        'path_outside_folder',
+      ],
+      [
+        { destination: 'duckdb', credentials: { database: 'a.duckdb' }, tables: ['users', 'workflows'] },
+        'tables[1]',
+        'unsupported_table',
+      ],
+      [
+        { destination: 'postgres', credentials: { database: 'd' }, tables: ['users'] },
+        'credentials.account',
+        'required',
+      ],
+      [
+        { destination: 'postgres', credentials: { account: 'h:99999', database: 'd' }, tables: ['users'] },
+        'credentials.account',
+        'invalid_format',
+      ],
+      [
+        { destination: 'postgres', credentials: { account: 'h', database: 'd', schema: 'a-b' }, tables: ['users'] },
+        'credentials.schema',
+        'invalid_format',
+      ],
+    ] as const) {
+      const reply = await post(json);
+      assert.equal(reply.status, 400, JSON.stringify(json));
+      const error = errorOf(reply);
+      assert.deepEqual([error.details.field, error.details.reason], [field, reason], JSON.stringify(json));
+      if (reason === 'unsupported_table') {
+        assert.match(error.message, /workflows.*not materialized/);
+        assert.deepEqual(error.details.supported, ['events', 'users', 'features']);
+      }
+    }
+    assert.ok(!fs.existsSync(path.join(duckdbDir, '..', 'escape.duckdb')));
+  });
+
+  it('shares the queue between workers (SKIP LOCKED) and runs it on a timer', async () => {
+    const ids: string[] = [];
+    for (const name of ['a', 'b', 'c']) {
+      ids.push(
+        (await post({ destination: 'duckdb', credentials: { database: `${name}.duckdb` }, tables: ['users'] })).body.id,
+      );
+    }
+    const ran = await Promise.all([runWarehouseExportPass(worker), runWarehouseExportPass(worker)]);
+    assert.equal(ran[0] + ran[1], 3, 'each export ran once');
+    for (const id of ids) assert.equal((await status(id)).status, 'succeeded');
+
+    const timed = await startWarehouseExportWorker({ ...worker, config: { ...worker.config, pollIntervalMs: 100 } });
+    try {
+      const queued = await post({
+        destination: 'duckdb',
+        credentials: { database: 'timer.duckdb' },
+        tables: ['features'],
+      });
+      const done = await waitFor('the timed worker to run the export', async () => {
+        const s = await status(queued.body.id);
+        return s.status === 'succeeded' && s;
+      });
+      assert.deepEqual(done.row_counts, { features: 12 });
+    } finally {
+      await timed.stop();
+    }
+  });
+});
