@@ -1,8 +1,11 @@
 /**
  * `npm run simulate -- --base-url http://127.0.0.1:3000/v1 --key <events:write key> [--seed 42]
- *   [--users 50] [--sessions 3] [--out answers.json]`
+ *   [--users 50] [--sessions 3] [--scenarios [--per-group 24]] [--out answers.json]`
  * Sends seeded traffic with planted friction through the real ingest API and writes the answers
- * it implies (scripts/simulate/generator.ts).
+ * it implies (scripts/simulate/generator.ts). `--scenarios` adds users with planted workflows,
+ * job completions and behavioural groups (answers.scenarios); their answers are exact in a
+ * project of their own (`--users 0`), with the job answers.scenarios.job describes created and
+ * activated before the traffic is sent.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -27,7 +30,10 @@ export async function sendSimulation(baseUrl: string, key: string, options: Simu
   return simulation;
 }
 
-/** Defaults: sessions over the last week, so date_range=last_7_days covers them all. */
+/**
+ * Defaults: sessions over the last week, so date_range=last_7_days covers them all. Without users
+ * there is no one to plant friction patterns on (`users: 0` with scenarios: the scenarios alone).
+ */
 export function defaultOptions(seed: number, users: number, sessions: number): SimulationOptions {
   const today = Math.floor(Date.now() / DAY) * DAY;
   return {
@@ -36,7 +42,10 @@ export function defaultOptions(seed: number, users: number, sessions: number): S
     sessions,
     start: today - 6 * DAY,
     spanMs: 3 * DAY,
-    planted: { rage: 7, dead: 11, loops: 5, backtracks: 9, idle: 6 },
+    planted:
+      users > 0
+        ? { rage: 7, dead: 11, loops: 5, backtracks: 9, idle: 6 }
+        : { rage: 0, dead: 0, loops: 0, backtracks: 0, idle: 0 },
   };
 }
 
@@ -48,20 +57,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       seed: { type: 'string', default: '42' },
       users: { type: 'string', default: '50' },
       sessions: { type: 'string', default: '3' },
+      scenarios: { type: 'boolean', default: false },
+      'per-group': { type: 'string', default: '24' },
       out: { type: 'string' },
     },
   });
   if (!values.key) {
     console.error(
-      'usage: npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--out file]',
+      'usage: npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--sessions n] [--scenarios [--per-group n]] [--out file]',
     );
     process.exit(2);
   }
-  const simulation = await sendSimulation(
-    values['base-url'],
-    values.key,
-    defaultOptions(Number(values.seed), Number(values.users), Number(values.sessions)),
-  );
+  const options = defaultOptions(Number(values.seed), Number(values.users), Number(values.sessions));
+  if (values.scenarios) options.scenarios = { perGroup: Number(values['per-group']) };
+  const simulation = await sendSimulation(values['base-url'], values.key, options);
   const answers = JSON.stringify(simulation.answers, null, 2);
   if (values.out) fs.writeFileSync(values.out, `${answers}\n`);
   console.error(

@@ -17,6 +17,13 @@ export interface SimulationOptions {
   /** spread of session starts after `start` */
   spanMs: number;
   planted: { rage: number; dead: number; loops: number; backtracks: number; idle: number };
+  /** Opt-in: users of their own (`scn-` ids) with planted workflows, job completions and behavioural groups. */
+  scenarios?: ScenarioOptions;
+}
+
+export interface ScenarioOptions {
+  /** users in each behavioural group (5 to 200) */
+  perGroup: number;
 }
 
 export interface PageAnswer {
@@ -48,6 +55,48 @@ export interface Answers {
   features: Record<string, FeatureAnswer>;
   /** occurrences of feature_impression by UI context */
   impression_contexts: { with_data_present: number; empty_state: number };
+  /**
+   * With `scenarios`: what the scenario users imply. Every other key counts only the other users.
+   * These answers are exact for a project whose only traffic is the scenarios' (`users: 0`): user_share,
+   * completion rates, the job's targets and the clustering all count every user of the project.
+   */
+  scenarios?: ScenarioAnswers;
+}
+
+export type BehaviouralGroup = 'power' | 'struggler' | 'casual' | 'explorer';
+
+/** A workflow of the scenarios' goal as GET /analytics/workflows reports it (docs/metrics.md, "Workflows"). */
+export interface WorkflowAnswer {
+  path: string[];
+  occurrences: number;
+  frequency: number;
+  users: number;
+  user_share: number;
+  completion_rate: number;
+  /** seconds */
+  avg_time: number;
+}
+
+export interface ScenarioAnswers {
+  /** every scenario user id starts with it */
+  user_prefix: string;
+  users: number;
+  sessions: number;
+  events: number;
+  /** the goal's workflows, most occurrences first (ties by JSON of the path), "other" last */
+  workflows: { goal: string; attempts: number; completions: number; workflows: WorkflowAnswer[] };
+  /** a job to create (and activate) before the traffic is sent, and its numbers (docs/metrics.md, "12. Jobs") */
+  job: {
+    goal: string;
+    target_audience: { type: 'segment'; criteria: string };
+    users_targeted: number;
+    users_completed: number;
+    completion_rate: number;
+    /** seconds */
+    avg_time_to_completion: number;
+  };
+  /** the planted group of every scenario user */
+  groups: Record<string, BehaviouralGroup>;
 }
 
 export interface Simulation {
@@ -294,7 +343,7 @@ export function simulate(options: SimulationOptions): Simulation {
   for (const plant of planted) plant();
 
   const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
-  return {
+  const simulation: Simulation = {
     users,
     events,
     answers: {
@@ -326,5 +375,250 @@ export function simulate(options: SimulationOptions): Simulation {
       ),
       impression_contexts: contexts,
     },
+  };
+  return options.scenarios ? withScenarios(simulation, options, options.scenarios) : simulation;
+}
+
+/*
+ * Scenarios. Four behavioural groups whose sessions also carry the planted workflows:
+ * - power: 5 of 6 days, each session /home then 6 features seen and used; every other session
+ *   ends at /new-project with the goal: a 14-step path, capped;
+ * - explorer: days 1, 3, 5, each session /home and 4 feature pages seen, none used; the first
+ *   (and for a third of them the last) goes on to /gallery (sometimes reloaded), uses it, and
+ *   reaches the goal;
+ * - casual: one short session on day 0 or 1: /new-project (sometimes reloaded) then the goal,
+ *   or /home → /pricing;
+ * - struggler: days 2, 3–4, 5, each session a rage burst, an /import ↔ /new-project loop, a dead
+ *   click and one feature used; half of them reach the goal in their last session.
+ * Two users take a path nobody else takes (it folds into "other"). Every event is 3–8 s after the
+ * previous one (no idle gap), rage clicks aside; nobody but strugglers returns to a page. Each
+ * event's step is written down as it is planned, and the answers are counted from those steps.
+ */
+const GOAL = 'project_created';
+const POWER_FEATURES = ['board', 'timeline', 'calendar', 'automation', 'dependencies', 'milestones'];
+const TOUR = ['board', 'timeline', 'calendar', 'automation', 'dependencies', 'milestones', 'budgets', 'time_tracking'];
+const JOB_CRITERIA = "plan == 'pro'";
+const SCENARIO_SALT = 0x5c3a_710f;
+const DAY_MS = 86_400_000;
+const MAX_PATH = 10;
+const MIN_OCCURRENCES = 2;
+
+interface PlannedStep {
+  name: string;
+  at: number;
+}
+
+function withScenarios(simulation: Simulation, options: SimulationOptions, scenario: ScenarioOptions): Simulation {
+  const { perGroup } = scenario;
+  if (!Number.isInteger(perGroup) || perGroup < 5 || perGroup > 200) {
+    throw new RangeError('scenarios.perGroup must be an integer from 5 to 200');
+  }
+  // A stream of its own: the other traffic is the same with or without scenarios.
+  const rnd = random(options.seed ^ SCENARIO_SALT);
+  const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const prefix = `scn-${options.seed}-`;
+  const users: Simulation['users'] = [];
+  const events: TrackedEventInput[] = [];
+  const groups: Record<string, BehaviouralGroup> = {};
+  const sessions: { user: string; steps: PlannedStep[] }[] = [];
+
+  /** A session starting at `at`; each call emits the next event and notes its step, if any. */
+  const session = (user: string, at: number) => {
+    const steps: PlannedStep[] = [];
+    sessions.push({ user, steps });
+    let t = at;
+    let first = true;
+    const emit = (event: string, properties: Record<string, unknown>, step?: string, gapMs?: number) => {
+      if (!first) t += gapMs ?? between(3, 8) * 1000;
+      first = false;
+      events.push({
+        user_id: user,
+        event,
+        properties,
+        timestamp: new Date(t).toISOString(),
+        message_id: `${prefix}${events.length}`,
+      });
+      if (step !== undefined) steps.push({ name: step, at: t });
+    };
+    return {
+      view: (page: string) => emit('page_view', { page }, page),
+      see: (feature: string, page = `/${feature}`) => emit('feature_impression', { page, feature }),
+      use: (feature: string, page = `/${feature}`) => emit('feature_used', { page, feature }, feature),
+      click: (page: string, element: string, more: Record<string, unknown>, gapMs?: number) =>
+        emit('click', { page, element, element_type: 'button', ...more }, undefined, gapMs),
+      goal: () => emit(GOAL, { project: `${user}-p${events.length}` }, GOAL),
+    };
+  };
+  /** Day `day` of the scenarios (UTC days from `start`); users start minutes apart. */
+  const startOf = (day: number, i: number) => options.start + day * DAY_MS + 8 * 3600_000 + i * 240_000;
+
+  const plan: Record<BehaviouralGroup, (user: string, i: number) => void> = {
+    power(user, i) {
+      [0, 1, 2, 3, 4, 5]
+        .filter((d) => d !== 1 + (i % 5))
+        .forEach((day, s) => {
+          const x = session(user, startOf(day, i));
+          x.view('/home');
+          for (const f of POWER_FEATURES) {
+            x.view(`/${f}`);
+            x.see(f);
+            x.use(f);
+          }
+          if (s % 2 === 1) return;
+          x.view('/new-project');
+          x.goal();
+        });
+    },
+    explorer(user, i) {
+      [1, 3, 5].forEach((day, s) => {
+        const x = session(user, startOf(day, i));
+        x.view('/home');
+        for (const f of TOUR.slice((s % 2) * 4, (s % 2) * 4 + 4)) {
+          x.view(`/${f}`);
+          x.see(f);
+        }
+        if (s === 1 || (s === 2 && i % 3 !== 0)) return;
+        if (i === 0 && s === 0) {
+          x.view('/import'); // the only explorer on this path
+        } else {
+          x.view('/gallery');
+          if (rnd() < 0.3) x.view('/gallery'); // a reload: merged on the path
+          x.see('gallery');
+          x.use('gallery');
+        }
+        x.view('/new-project');
+        x.goal();
+      });
+    },
+    casual(user, i) {
+      const x = session(user, startOf(i % 2, i));
+      if (i % 3 === 2) {
+        x.view('/home');
+        x.view('/pricing');
+        return;
+      }
+      if (i === 0) x.view('/pricing'); // the only user on this path
+      x.view('/new-project');
+      if (rnd() < 0.3) x.view('/new-project'); // a reload: merged on the path
+      x.goal();
+    },
+    struggler(user, i) {
+      [2, 3 + (i % 2), 5].forEach((day, s) => {
+        const x = session(user, startOf(day, i));
+        x.view('/import');
+        for (let c = 0; c < 3; c++) x.click('/import', '#upload', { ui_response: true, x: 200 + c, y: 120 }, 300);
+        for (const page of ['/new-project', '/import', '/new-project', '/import']) x.view(page);
+        x.click('/import', '#upload', { ui_response: false, ui_response_ms: 3000 });
+        x.see('csv_import', '/import');
+        x.use('csv_import', '/import');
+        if (s === 2 && i % 2 === 0) {
+          x.view('/new-project');
+          x.goal();
+        }
+      });
+    },
+  };
+  for (const group of ['power', 'struggler', 'casual', 'explorer'] as const) {
+    for (let i = 0; i < perGroup; i++) {
+      const user = `${prefix}${group}-${String(i).padStart(3, '0')}`;
+      users.push({ user_id: user, properties: { plan: rnd() < 0.5 ? 'pro' : 'free' } });
+      groups[user] = group;
+      plan[group](user, i);
+    }
+  }
+
+  return {
+    users: [...simulation.users, ...users],
+    events: [...simulation.events, ...events],
+    answers: {
+      ...simulation.answers,
+      scenarios: {
+        user_prefix: prefix,
+        users: users.length,
+        sessions: sessions.length,
+        events: events.length,
+        workflows: plannedWorkflows(sessions, users.length),
+        job: plannedJob(users, sessions),
+        groups,
+      },
+    },
+  };
+}
+
+/**
+ * The goal's workflows counted from the planned steps under docs/metrics.md ("Workflows"):
+ * sessions cut at the goal, repeats merged, more than 10 steps → first 8, "...", last; paths seen
+ * once fold into "other". The plan never puts a goal first in a session or two goals in a row.
+ */
+function plannedWorkflows(sessions: { user: string; steps: PlannedStep[] }[], totalUsers: number) {
+  const tried: { user: string; path: string[]; done: boolean; ms: number }[] = [];
+  const close = (user: string, segment: PlannedStep[], done: boolean, end: number) => {
+    const merged = segment.map((s) => s.name).filter((name, k, all) => k === 0 || all[k - 1] !== name);
+    const path = merged.length > MAX_PATH ? [...merged.slice(0, MAX_PATH - 2), '...', merged.at(-1)!] : merged;
+    tried.push({ user, path, done, ms: end - segment[0]!.at });
+  };
+  for (const { user, steps } of sessions) {
+    let segment: PlannedStep[] = [];
+    for (const step of steps) {
+      if (step.name !== GOAL) {
+        segment.push(step);
+        continue;
+      }
+      close(user, segment, true, step.at);
+      segment = [];
+    }
+    if (segment.length > 0) close(user, segment, false, segment.at(-1)!.at);
+  }
+  const done = tried.filter((t) => t.done);
+  const byPath = new Map<string, typeof done>();
+  for (const t of done) byPath.set(JSON.stringify(t.path), [...(byPath.get(JSON.stringify(t.path)) ?? []), t]);
+  const answer = (path: string[], members: typeof done): WorkflowAnswer => {
+    const firsts = new Set(members.map((m) => m.path[0]));
+    const from = tried.filter((t) => firsts.has(t.path[0]));
+    const users = new Set(members.map((m) => m.user)).size;
+    return {
+      path,
+      occurrences: members.length,
+      frequency: members.length / done.length,
+      users,
+      user_share: users / totalUsers,
+      completion_rate: from.filter((t) => t.done).length / from.length,
+      avg_time: members.reduce((sum, m) => sum + m.ms, 0) / members.length / 1000,
+    };
+  };
+  const kept = [...byPath.values()].filter((m) => m.length >= MIN_OCCURRENCES);
+  const rare = [...byPath.values()].filter((m) => m.length < MIN_OCCURRENCES).flat();
+  const key = (w: WorkflowAnswer) => JSON.stringify(w.path);
+  const workflows = kept
+    .map((m) => answer(m[0]!.path, m))
+    .sort((a, b) => b.occurrences - a.occurrences || (key(a) < key(b) ? -1 : 1));
+  if (rare.length > 0) workflows.push(answer(['other'], rare));
+  return { goal: GOAL, attempts: tried.length, completions: done.length, workflows };
+}
+
+/**
+ * The job "reach the goal", aimed at pro users, created before the traffic: it targets every pro
+ * user, and completes for those who reach the goal; time runs from the user's first event to
+ * their first goal event.
+ */
+function plannedJob(users: Simulation['users'], sessions: { user: string; steps: PlannedStep[] }[]) {
+  const pro = new Set(users.filter((u) => u.properties.plan === 'pro').map((u) => u.user_id));
+  const first = new Map<string, number>();
+  const goal = new Map<string, number>();
+  // Sessions were planned user by user, day by day: the first seen is the earliest.
+  for (const { user, steps } of sessions) {
+    if (!first.has(user)) first.set(user, steps[0]!.at);
+    const reached = steps.find((s) => s.name === GOAL);
+    if (reached && !goal.has(user)) goal.set(user, reached.at);
+  }
+  const completers = [...pro].filter((u) => goal.has(u));
+  const seconds = completers.reduce((sum, u) => sum + (goal.get(u)! - first.get(u)!) / 1000, 0);
+  return {
+    goal: GOAL,
+    target_audience: { type: 'segment' as const, criteria: JOB_CRITERIA },
+    users_targeted: pro.size,
+    users_completed: completers.length,
+    completion_rate: pro.size > 0 ? completers.length / pro.size : 0,
+    avg_time_to_completion: completers.length > 0 ? seconds / completers.length : 0,
   };
 }

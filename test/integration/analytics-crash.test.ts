@@ -88,6 +88,21 @@ describe('analytics processor killed with SIGKILL at random moments, then replay
     assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), answers.events);
     assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
     const afterKills = await snapshot(projectId);
+    // Announced episodes (published once, never rebuilt) are exactly the final rage bursts and
+    // loops: none lost to a kill, none announced twice by a redone batch.
+    const announced = async (sql: string) =>
+      (await services().db.query<{ k: string }>(sql, [projectId])).rows.map((r) => r.k);
+    const episodes = await announced(
+      `select concat_ws('|', user_id, signal, page, element, (extract(epoch from detected_at) * 1000)::bigint) as k
+       from friction_episodes where project_id = $1 order by 1`,
+    );
+    const signals = await announced(
+      `select concat_ws('|', user_id, kind, page, element,
+                        (extract(epoch from at) * 1000)::bigint + (select coalesce(sum(t), 0) from unnest(timings_ms) t)) as k
+       from friction_signals where project_id = $1 and kind in ('rage_click', 'confusion_loop') order by 1`,
+    );
+    assert.ok(episodes.length > 0);
+    assert.deepEqual(episodes, signals);
 
     const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', '--only', 'analytics'], {
       env: process.env,

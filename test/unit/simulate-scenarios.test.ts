@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
+import { type Attempt, attempts, mineWorkflows } from '../../lib/paths/core.js';
+import { stepsOf } from '../../lib/paths/steps.js';
+import { parseCriteria } from '../../lib/audience.js';
+import type { AnalyticsEvent } from '../../processors/analytics/event.js';
+import { splitSessions } from '../../processors/sessionize/core.js';
+import { type Simulation, type SimulationOptions, simulate } from '../../scripts/simulate/generator.js';
+
+const DAY = 86_400_000;
+const base = (seed: number, users: number, sessions: number): SimulationOptions => ({
+  seed,
+  users,
+  sessions,
+  start: Date.UTC(2024, 0, 1),
+  spanMs: 3 * DAY,
+  planted: { rage: 7, dead: 11, loops: 5, backtracks: 9, idle: 6 },
+});
+const sha256 = (s: Simulation) => crypto.createHash('sha256').update(JSON.stringify(s)).digest('hex');
+const withScenarios = (seed: number, perGroup = 24): SimulationOptions => ({
+  ...base(seed, 0, 0),
+  planted: { rage: 0, dead: 0, loops: 0, backtracks: 0, idle: 0 },
+  scenarios: { perGroup },
+});
+
+/** The scenario events as the analytics cores see them, split into sessions by the default rules. */
+function sessionsOf(simulation: Simulation) {
+  const byUser = new Map<string, AnalyticsEvent[]>();
+  simulation.events.forEach((e, offset) => {
+    const list = byUser.get(e.user_id) ?? [];
+    const timestamp = Date.parse(e.timestamp!);
+    list.push({
+      ...e,
+      message_id: e.message_id!,
+      timestamp,
+      received_at: timestamp,
+      offset,
+      properties: e.properties!,
+    });
+    byUser.set(e.user_id, list);
+  });
+  const { gapMs, maxMs } = DEFAULT_ANALYTICS.session;
+  return [...byUser.values()].flatMap((events) => splitSessions(events, gapMs, maxMs));
+}
+
+describe('simulator scenarios', () => {
+  it('leaves the default traffic exactly as it was before scenarios existed', () => {
+    // Hashes of JSON.stringify(simulate(...)) taken from the generator before the scenarios were added.
+    assert.equal(sha256(simulate(base(7, 30, 3))), 'e60d72d6ec4e3f2ef93977c77ca7dca0274e318edf7e50b83e5e0d3810f22b2f');
+    assert.equal(sha256(simulate(base(42, 50, 3))), 'e3951bf62f0ccb5cd0de3288f28f85bb2b0b2b584c75cab87690bbfd453018df');
+    assert.equal(sha256(simulate(base(1, 5, 1))), 'd5f0eebfe2f2da6f2e48ffe9c723f7a65908d02fdeb2b8679857bf2001a50b52');
+  });
+
+  it('adds its own users and events after the default traffic, which stays the same', () => {
+    const plain = simulate(base(7, 30, 3));
+    const mixed = simulate({ ...base(7, 30, 3), scenarios: { perGroup: 6 } });
+    const { scenarios, ...answers } = mixed.answers;
+    assert.deepEqual(answers, plain.answers);
+    assert.deepEqual(mixed.users.slice(0, plain.users.length), plain.users);
+    assert.deepEqual(mixed.events.slice(0, plain.events.length), plain.events);
+    const added = mixed.events.slice(plain.events.length);
+    assert.equal(added.length, scenarios!.events);
+    assert.ok(added.every((e) => e.user_id.startsWith(scenarios!.user_prefix)));
+    assert.ok(plain.users.every((u) => !u.user_id.startsWith(scenarios!.user_prefix)));
+    const ids = mixed.events.map((e) => e.message_id);
+    assert.equal(new Set(ids).size, ids.length, 'message ids are unique');
+  });
+
+  it('is deterministic for a seed and differs between seeds', () => {
+    assert.deepEqual(simulate(withScenarios(5)), simulate(withScenarios(5)));
+    assert.notEqual(sha256(simulate(withScenarios(5))), sha256(simulate(withScenarios(6))));
+  });
+
+  it('refuses a group size it cannot plant', () => {
+    for (const perGroup of [0, 4, 2.5, 201]) assert.throws(() => simulate(withScenarios(1, perGroup)), RangeError);
+  });
+
+  it('plants four groups of the requested size, every user in one, in sessions that never merge', () => {
+    const simulation = simulate(withScenarios(9, 20));
+    const answers = simulation.answers.scenarios!;
+    const groups = Object.values(answers.groups);
+    assert.equal(answers.users, 80);
+    for (const group of ['power', 'struggler', 'casual', 'explorer']) {
+      assert.equal(groups.filter((g) => g === group).length, 20, group);
+    }
+    assert.deepEqual(Object.keys(answers.groups).sort(), simulation.users.map((u) => u.user_id).sort());
+    assert.equal(answers.events, simulation.events.length);
+    assert.equal(sessionsOf(simulation).length, answers.sessions);
+  });
+
+  it("states the goal's workflows the path rules give on its events (lib/paths)", () => {
+    for (const seed of [3, 23, 77]) {
+      const simulation = simulate(withScenarios(seed));
+      const planned = simulation.answers.scenarios!.workflows;
+      const sessions = sessionsOf(simulation);
+      const all = sessions.flatMap((s) =>
+        attempts(
+          stepsOf(
+            s.events.map((e) => ({ event: e.event, at: e.timestamp, offset: e.offset, properties: e.properties })),
+            planned.goal,
+          ),
+          planned.goal,
+        ).map((a): Attempt => ({ ...a, user: s.user_id })),
+      );
+      const mined = mineWorkflows(planned.goal, all, undefined, simulation.users.length);
+      assert.equal(all.length, planned.attempts);
+      assert.equal(all.filter((a) => a.completed).length, planned.completions);
+      assert.equal(simulation.events.filter((e) => e.event === planned.goal).length, planned.completions);
+      assert.deepEqual(
+        mined.map(({ path, occurrences, frequency, users, user_share, completion_rate, avg_time }) => ({
+          path,
+          occurrences,
+          frequency,
+          users,
+          user_share,
+          completion_rate,
+          avg_time,
+        })),
+        planned.workflows,
+      );
+      // The plan exercises every rule: a capped path, a merged reload, a folded "other", unfinished attempts.
+      assert.ok(planned.workflows.some((w) => w.path.includes('...')));
+      assert.ok(all.some((a) => a.completed && a.raw.length > a.path.length && !a.path.includes('...')));
+      assert.equal(planned.workflows.at(-1)!.path[0], 'other');
+      assert.ok(planned.workflows.some((w) => w.completion_rate > 0 && w.completion_rate < 1));
+    }
+  });
+
+  it('states the job numbers its events and user properties imply', () => {
+    const simulation = simulate(withScenarios(31));
+    const { job } = simulation.answers.scenarios!;
+    const matches = parseCriteria(job.target_audience.criteria);
+    const targeted = simulation.users.filter((u) => matches(u.properties)).map((u) => u.user_id);
+    const times = new Map<string, { first: number; goal?: number }>();
+    for (const e of simulation.events) {
+      const at = Date.parse(e.timestamp!);
+      const t = times.get(e.user_id) ?? { first: at };
+      t.first = Math.min(t.first, at);
+      if (e.event === job.goal) t.goal = Math.min(t.goal ?? at, at);
+      times.set(e.user_id, t);
+    }
+    const completed = targeted.filter((u) => times.get(u)!.goal !== undefined);
+    assert.equal(job.users_targeted, targeted.length);
+    assert.equal(job.users_completed, completed.length);
+    assert.ok(completed.length > 0 && completed.length < targeted.length);
+    assert.equal(job.completion_rate, completed.length / targeted.length);
+    const seconds = completed.map((u) => (times.get(u)!.goal! - times.get(u)!.first) / 1000);
+    assert.ok(Math.abs(job.avg_time_to_completion - seconds.reduce((a, b) => a + b, 0) / seconds.length) < 1e-9);
+  });
+});
