@@ -650,6 +650,8 @@ begin
                        'added', to_jsonb(new.added[1:1000]), 'removed', to_jsonb(new.removed[1:1000]),
                        'added_count', cardinality(new.added), 'removed_count', cardinality(new.removed),
                        'size', new.size, 'changed_at', pi_utc(new.changed_at)));
+  perform pg_notify('pi_stream', json_build_object('table', 'cohort_changes', 'project_id', new.project_id,
+                                                   'id', new.change_id)::text);
   return null;
 end $function$;
 
@@ -681,6 +683,8 @@ begin
     jsonb_build_object('user_id', new.user_id, 'page', new.page, 'element', new.element, 'signal', new.signal,
                        'friction_index', new.friction_index, 'session_id', new.session_id,
                        'detected_at', pi_utc(new.detected_at)));
+  perform pg_notify('pi_stream', json_build_object('table', 'friction_episodes', 'project_id', new.project_id,
+                                                   'id', new.episode_id)::text);
   return null;
 end $function$;
 

@@ -8,6 +8,7 @@ import {
   newProject,
   services,
   startPipeline,
+  startTestApi,
   stopPipeline,
   type TestPipeline,
   waitFor,
@@ -184,6 +185,13 @@ describe('stream: ws://…/v1/stream', function () {
     assert.ok([1013, 1006].includes(code), `closed with ${code}`);
     assert.ok(slow.messages.length < 40_000, `the slow client got ${slow.messages.length} before it was dropped`);
     fine.ws.close();
+  });
+
+  it('closes every connection with 1001 when the server shuts down', async () => {
+    const own = await startTestApi();
+    const client = await subscribedClient(own.streamUrl, a.keys[1]!, ['job_completions']);
+    await own.close();
+    assert.deepEqual(await client.closed, { code: 1001, reason: 'server shutting down' });
   });
 
   it('closes a connection that does not authenticate within 10 s', async function () {
