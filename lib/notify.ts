@@ -37,6 +37,28 @@ export function wakeLoop(work: () => Promise<void>, log: Logger) {
   };
 }
 
+/**
+ * A worker that runs `work` now and then every `everyMs` (never twice at once): for work that
+ * follows tables, not notifications.
+ */
+export function periodicWorker(
+  work: () => Promise<unknown>,
+  everyMs: number,
+  log: Logger,
+): Promise<{ stop(): Promise<void> }> {
+  const loop = wakeLoop(async () => {
+    await work();
+  }, log);
+  const timer = setInterval(() => loop.wake(), everyMs);
+  loop.wake();
+  return Promise.resolve({
+    async stop() {
+      clearInterval(timer);
+      await loop.stop();
+    },
+  });
+}
+
 export const LISTENER_APPLICATION = 'pi-listener';
 
 export interface Listener {

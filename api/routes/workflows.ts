@@ -1,5 +1,7 @@
 import type { Pool } from '../../lib/db.js';
-import { frictionIndex } from '../../lib/friction-index.js';
+import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
+import { round } from '../../lib/metrics.js';
+import type { Workflow } from '../../lib/paths/core.js';
 import { refreshProjectWorkflows } from '../../lib/paths/workflows.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { fieldError, notFound } from '../errors.js';
@@ -7,24 +9,10 @@ import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 /** The longest goal: an event name (schemas/tracked-event.json). */
-const MAX_GOAL_LENGTH = 255;
+export const MAX_GOAL_LENGTH = 255;
 
-const round = (x: number) => Math.round(x * 1e9) / 1e9;
-
-interface WorkflowRow {
-  workflow_id: string;
-  goal: string;
-  path: string[];
-  occurrences: number;
-  frequency: number;
-  users: number;
-  user_share: number;
-  completion_rate: number;
-  avg_time_seconds: number;
-  efficiency_score: number;
-  optimal_steps: number;
-  actual_avg_steps: number;
-}
+/** A stored workflow: the miner's Workflow, with avg_time kept in its column's name. */
+type WorkflowRow = Omit<Workflow, 'avg_time'> & { avg_time_seconds: number };
 
 async function declaredGoals(db: Pool, projectId: string): Promise<string[]> {
   const { rows } = await db.query<{ goals: string[] | null }>(
@@ -117,18 +105,7 @@ export function workflowRoutes(db: Pool): Route[] {
         const workflow = rows[0];
         if (!workflow) throw notFound('workflow');
         const config = await projectAnalyticsConfig(db, projectId);
-        const { rows: steps } = await db.query<{
-          step: string;
-          views: number;
-          clicks: number;
-          dead_clicks: number;
-          rage_clicks: number;
-          loop_views: number;
-          backtracks: number;
-          active_ms: number;
-          idle_ms: number;
-          common_issues: string[];
-        }>(
+        const { rows: steps } = await db.query<FrictionTotals & { step: string; common_issues: string[] }>(
           `select step, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks, active_ms, idle_ms, common_issues
            from workflow_steps where project_id = $1 and workflow_id = $2 order by position`,
           [projectId, workflowId],

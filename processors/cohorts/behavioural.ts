@@ -1,5 +1,5 @@
 import { type PoolClient, inTransaction } from '../../lib/db.js';
-import { wakeLoop } from '../../lib/notify.js';
+import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import {
   BEHAVIOURAL_COHORTS,
@@ -162,16 +162,9 @@ async function store(
  */
 export function startBehaviouralCohortWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'behavioural-cohorts' });
-  const loop = wakeLoop(async () => {
+  const refresh = async () => {
     const recomputed = await refreshBehaviouralCohorts(services, undefined, { minAgeMs: RECOMPUTE_AFTER_MS });
     if (recomputed > 0) log.info({ recomputed }, 'behavioural cohorts recomputed');
-  }, log);
-  const timer = setInterval(() => loop.wake(), services.config.pollIntervalMs);
-  loop.wake();
-  return Promise.resolve({
-    async stop() {
-      clearInterval(timer);
-      await loop.stop();
-    },
-  });
+  };
+  return periodicWorker(refresh, services.config.pollIntervalMs, log);
 }

@@ -1,6 +1,6 @@
 import { type CohortCriteria, compileCohortCriteria } from '../../lib/cohort-criteria.js';
 import { inTransaction } from '../../lib/db.js';
-import { wakeLoop } from '../../lib/notify.js';
+import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 
 /**
@@ -50,15 +50,5 @@ export async function refreshCohortMembership(services: Services): Promise<numbe
 
 export function startCohortMembership(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'cohort-membership' });
-  const loop = wakeLoop(async () => {
-    await refreshCohortMembership(services);
-  }, log);
-  const timer = setInterval(() => loop.wake(), services.config.pollIntervalMs);
-  loop.wake();
-  return Promise.resolve({
-    async stop() {
-      clearInterval(timer);
-      await loop.stop();
-    },
-  });
+  return periodicWorker(() => refreshCohortMembership(services), services.config.pollIntervalMs, log);
 }

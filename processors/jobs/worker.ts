@@ -1,7 +1,7 @@
 import { analyticsConfig, type AnalyticsOverrides } from '../../lib/analytics-config.js';
 import { type PoolClient, inTransaction } from '../../lib/db.js';
 import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
-import { wakeLoop } from '../../lib/notify.js';
+import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { type DropOffInput, type KnownUser, type TargetedJob, dropOffPoints, targetedUsers } from './targeting.js';
 
@@ -145,13 +145,5 @@ async function materialize(client: PoolClient, job: JobRow): Promise<void> {
 
 export function startJobWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'jobs' });
-  const loop = wakeLoop(() => refreshJobs(services), log);
-  const timer = setInterval(() => loop.wake(), services.config.pollIntervalMs);
-  loop.wake();
-  return Promise.resolve({
-    async stop() {
-      clearInterval(timer);
-      await loop.stop();
-    },
-  });
+  return periodicWorker(() => refreshJobs(services), services.config.pollIntervalMs, log);
 }

@@ -1,19 +1,9 @@
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { wakeLoop } from '../../lib/notify.js';
+import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 
 /** Keeps every project's workflows up to date (lib/paths/workflows.ts), every PI_POLL_INTERVAL_MS. */
 export function startWorkflowWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'workflows' });
-  const loop = wakeLoop(async () => {
-    await refreshWorkflows(services);
-  }, log);
-  const timer = setInterval(() => loop.wake(), services.config.pollIntervalMs);
-  loop.wake();
-  return Promise.resolve({
-    async stop() {
-      clearInterval(timer);
-      await loop.stop();
-    },
-  });
+  return periodicWorker(() => refreshWorkflows(services), services.config.pollIntervalMs, log);
 }
