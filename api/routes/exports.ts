@@ -3,7 +3,6 @@ import { DATE_RANGES, parseDateRange } from '../../lib/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import { type WarehouseCredentials, checkCredentials } from '../../lib/export/credentials.js';
 import { queryBatches } from '../../lib/export/cursor.js';
-import { UNSUPPORTED_TABLES, WAREHOUSE_TABLES } from '../../lib/export/warehouse-tables.js';
 import {
   EXPORT_FORMATS,
   type ExportFormat,
@@ -194,17 +193,6 @@ export function exportRoutes(db: Pool): Route[] {
             'unsupported_destination',
             `Unsupported destination ${input.destination}; supported: ${WAREHOUSE_DESTINATIONS.join(', ')}.`,
             { supported: WAREHOUSE_DESTINATIONS },
-          );
-        }
-        const unsupported = input.tables.findIndex((t) => Object.hasOwn(UNSUPPORTED_TABLES, t));
-        if (unsupported >= 0) {
-          throw fieldError(
-            `tables[${unsupported}]`,
-            'unsupported_table',
-            UNSUPPORTED_TABLES[input.tables[unsupported]!]!,
-            {
-              supported: Object.keys(WAREHOUSE_TABLES),
-            },
           );
         }
         const problem = checkCredentials(input.destination as WarehouseDestination, input.credentials);

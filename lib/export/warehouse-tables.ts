@@ -24,7 +24,7 @@ export interface WarehouseTable {
 
 const col = (name: string, kind: ColumnKind): WarehouseColumn => ({ name, kind });
 
-export const WAREHOUSE_TABLES: Record<'events' | 'users' | 'features', WarehouseTable> = {
+export const WAREHOUSE_TABLES: Record<'events' | 'users' | 'features' | 'workflows', WarehouseTable> = {
   // Erased users' events are not in raw_events (erasure deletes them, the raw-sink refuses late ones).
   events: {
     name: 'events',
@@ -76,15 +76,35 @@ export const WAREHOUSE_TABLES: Record<'events' | 'users' | 'features', Warehouse
                     sum(data_volume_n)
              from feature_user_daily where project_id = $1 group by feature, day`,
   },
+  // One row per materialized workflow (docs/metrics.md, Workflows), its steps not included. The path
+  // is a JSON array rather than text[]/VARCHAR[]: the Postgres writer inserts through unnest of one
+  // array per column, and unnest flattens an array of arrays (which must also be rectangular).
+  workflows: {
+    name: 'workflows',
+    target: 'pi_workflows',
+    columns: [
+      col('goal', 'text'),
+      col('workflow_id', 'text'),
+      col('rank', 'bigint'),
+      col('path', 'json'),
+      col('occurrences', 'bigint'),
+      col('frequency', 'double'),
+      col('users', 'bigint'),
+      col('user_share', 'double'),
+      col('completion_rate', 'double'),
+      col('avg_time_seconds', 'double'),
+      col('efficiency_score', 'double'),
+      col('optimal_steps', 'bigint'),
+      col('actual_avg_steps', 'double'),
+    ],
+    key: ['workflow_id'],
+    source: `select goal, workflow_id, rank, to_jsonb(path)::text, occurrences, frequency, users, user_share,
+                    completion_rate, avg_time_seconds, efficiency_score, optimal_steps, actual_avg_steps
+             from workflows where project_id = $1`,
+  },
 };
 
 export type WarehouseTableName = keyof typeof WAREHOUSE_TABLES;
-
-/** Tables the request schema knows but that cannot be exported yet, with the reason. */
-export const UNSUPPORTED_TABLES: Record<string, string> = {
-  workflows:
-    'The workflows table cannot be exported yet: workflows are not materialized (the workflow analytics are still being built). Export events, users or features.',
-};
 
 export type Dialect = 'postgres' | 'duckdb';
 

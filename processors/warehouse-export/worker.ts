@@ -1,12 +1,7 @@
 import type { PoolClient } from '../../lib/db.js';
 import type { WarehouseCredentials } from '../../lib/export/credentials.js';
 import { queryBatches } from '../../lib/export/cursor.js';
-import {
-  UNSUPPORTED_TABLES,
-  WAREHOUSE_TABLES,
-  type WarehouseTable,
-  type WarehouseTableName,
-} from '../../lib/export/warehouse-tables.js';
+import { WAREHOUSE_TABLES, type WarehouseTableName } from '../../lib/export/warehouse-tables.js';
 import { type Cell, openWriter } from '../../lib/export/writer.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
@@ -64,9 +59,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
   try {
     const counts: Record<string, number> = {};
     for (const name of job.tables) {
-      // Exports queued before a table became unsupported fail with the reason rather than a TypeError.
-      const table = WAREHOUSE_TABLES[name] as WarehouseTable | undefined;
-      if (!table) throw new Error(UNSUPPORTED_TABLES[name] ?? `Unknown table ${name}.`);
+      const table = WAREHOUSE_TABLES[name];
       counts[name] = 0;
       await writer.replace(table);
       for await (const rows of queryBatches<Cell[]>(

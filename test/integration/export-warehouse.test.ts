@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import type { RunningApi } from '../../api/server.js';
 import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
+import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import type { Services } from '../../lib/services.js';
 import { runWarehouseExportPass, startWarehouseExportWorker } from '../../processors/warehouse-export/worker.js';
 import { call, closeServices, errorOf, newProject, services, startTestApi, waitFor } from './helpers.js';
@@ -20,6 +21,31 @@ interface Status {
 }
 
 const EVENTS = 12_345; // more than two worker batches
+
+/**
+ * Sessions (one per user) whose paths give the workflow worker several workflows per goal: shared
+ * paths, one over 10 steps (capped with "..."), one-offs folded into "other", attempts that stop.
+ */
+function workflowSessions(): { user_id: string; event: string; page: string | null; at: string }[] {
+  const rows: { user_id: string; event: string; page: string | null; at: string }[] = [];
+  const session = (user: string, steps: string[]) =>
+    steps.forEach((step, i) => {
+      const page = step.startsWith('/') ? step : null;
+      // Uneven gaps so avg_time_seconds and the other means are not round numbers.
+      const at = new Date(Date.UTC(2025, 5, 1, 12) + i * 1733 + Number(user.slice(1)) * 97);
+      rows.push({ user_id: user, event: page ? 'page_view' : step, page, at: at.toISOString() });
+    });
+  const long = Array.from({ length: 12 }, (_, i) => `/step${i}`);
+  for (let i = 0; i < 30; i++) {
+    const user = `w${i}`;
+    if (i % 5 === 0) session(user, ['/home', '/pricing', 'signup']);
+    else if (i % 5 === 1) session(user, ['/home', '/docs', '/docs', '/pricing', 'signup']);
+    else if (i % 5 === 2) session(user, [`/campaign${i}`, 'signup']);
+    else if (i % 5 === 3) session(user, i < 10 ? [...long, 'signup'] : ['/home', '/docs']);
+    else session(user, ['/settings', '/billing', 'upgrade', '/home', '/pricing', 'signup']);
+  }
+  return rows;
+}
 
 describe('warehouse export', () => {
   let api: RunningApi;
@@ -90,6 +116,26 @@ describe('warehouse export', () => {
     await admin_.end();
     dest = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL!, destDb) });
     await dest.connect();
+
+    // Workflows as the pipeline leaves them: sessions and their events, goals declared, one pass of the worker.
+    await db.query(
+      `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
+       select $1, e.user_id, 'wf' || o, e.at, e.at, o, e.event,
+              case when e.page is null then '{}'::jsonb else jsonb_build_object('page', e.page) end
+       from rows from (jsonb_to_recordset($2::jsonb) as (user_id text, event text, page text, at timestamptz))
+            with ordinality as e(user_id, event, page, at, o)`,
+      [projectId, JSON.stringify(workflowSessions())],
+    );
+    await db.query(
+      `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
+       select project_id, 's-' || user_id, user_id, min(occurred_at)::date, min(occurred_at), max(occurred_at),
+              count(*), '{}'::jsonb
+       from session_events where project_id = $1 group by project_id, user_id`,
+      [projectId],
+    );
+    const goals = await call(api, 'PUT', '/settings/goals', { key: admin, json: { goals: ['signup', 'upgrade'] } });
+    assert.equal(goals.status, 200, JSON.stringify(goals.body));
+    assert.equal(await refreshWorkflows(services(), projectId), 2);
   });
 
   after(async () => {
@@ -99,7 +145,8 @@ describe('warehouse export', () => {
     await admin_.query(`drop database if exists ${pg.escapeIdentifier(destDb)} with (force)`);
     await admin_.end();
     fs.rmSync(duckdbDir, { recursive: true, force: true });
-    for (const table of ['raw_events', 'users', 'feature_user_daily']) {
+    const tables = ['raw_events', 'users', 'feature_user_daily', 'sessions', 'session_events', 'workflow_goals'];
+    for (const table of [...tables, 'workflow_changes']) {
       await services().db.query(`delete from ${table} where project_id = $1`, [projectId]);
     }
     await api.close();
@@ -277,7 +324,66 @@ describe('warehouse export', () => {
     }
   });
 
-  it('refuses paths out of the DuckDB folder, the workflows table and bad accounts with 400', async () => {
+  it('copies workflows to Postgres and DuckDB as the source has them; a re-run leaves the same counts', async () => {
+    const WORKFLOW_COLUMNS = `goal, workflow_id, rank::int as rank, path, occurrences::int as occurrences, frequency,
+                              users::int as users, user_share, completion_rate, avg_time_seconds, efficiency_score,
+                              optimal_steps::int as optimal_steps, actual_avg_steps`;
+    const expected = await source<{ goal: string; path: string[] }>(
+      `select ${WORKFLOW_COLUMNS} from workflows where project_id = $1 order by goal, rank`,
+    );
+    // The data above has what a workflow can hold: both goals, a capped path, the "other" workflow.
+    assert.deepEqual([...new Set(expected.map((w) => w.goal))], ['signup', 'upgrade']);
+    assert.ok(expected.some((w) => w.path.includes('...')));
+    assert.ok(expected.some((w) => w.path[0] === 'other'));
+    const count = expected.length;
+
+    for (const destination of ['postgres', 'duckdb'] as const) {
+      const request = {
+        destination,
+        credentials: destination === 'postgres' ? pgCredentials : { database: 'workflows.duckdb' },
+        tables: ['workflows'],
+      };
+      const first = await exportNow(request);
+      assert.equal(first.status, 'succeeded', first.error ?? '');
+      assert.deepEqual(first.row_counts, { workflows: count }, destination);
+      const again = await exportNow(request);
+      assert.equal(again.status, 'succeeded', again.error ?? '');
+      assert.deepEqual(again.row_counts, { workflows: count }, destination);
+
+      let rows: unknown[];
+      let runs: unknown[];
+      if (destination === 'postgres') {
+        rows = (
+          await dest.query(
+            `select ${WORKFLOW_COLUMNS} from analytics.pi_workflows where project_id = $1 order by goal, rank`,
+            [projectId],
+          )
+        ).rows;
+        runs = (
+          await dest.query('select distinct export_id from analytics.pi_workflows where project_id = $1', [projectId])
+        ).rows;
+      } else {
+        const instance = await DuckDBInstance.create(path.join(duckdbDir, 'workflows.duckdb'));
+        const duck = await instance.connect();
+        try {
+          const read = async (sql: string) => (await duck.runAndReadAll(sql, [projectId])).getRowObjectsJson();
+          // The JSON path reads back as a list of steps in DuckDB.
+          rows = await read(
+            `select ${WORKFLOW_COLUMNS.replace('path', 'path::VARCHAR[] as path')}
+             from pi_workflows where project_id = $1 order by goal, rank`,
+          );
+          runs = await read('select distinct export_id from pi_workflows where project_id = $1');
+        } finally {
+          duck.closeSync();
+          instance.closeSync();
+        }
+      }
+      assert.deepEqual(rows, expected, destination);
+      assert.deepEqual(runs, [{ export_id: again.id }], `${destination}: every row is from the latest run`);
+    }
+  });
+
+  it('refuses paths out of the DuckDB folder, unknown tables and bad accounts with 400', async () => {
     for (const [json, field, reason] of [
       [
         { destination: 'duckdb', credentials: { database: '../escape.duckdb' }, tables: ['events'] },
@@ -290,9 +396,9 @@ describe('warehouse export', () => {
         'path_outside_folder',
       ],
       [
-        { destination: 'duckdb', credentials: { database: 'a.duckdb' }, tables: ['users', 'workflows'] },
+        { destination: 'duckdb', credentials: { database: 'a.duckdb' }, tables: ['users', 'sessions'] },
         'tables[1]',
-        'unsupported_table',
+        'invalid_value',
       ],
       [
         { destination: 'postgres', credentials: { database: 'd' }, tables: ['users'] },
@@ -314,10 +420,6 @@ describe('warehouse export', () => {
       assert.equal(reply.status, 400, JSON.stringify(json));
       const error = errorOf(reply);
       assert.deepEqual([error.details.field, error.details.reason], [field, reason], JSON.stringify(json));
-      if (reason === 'unsupported_table') {
-        assert.match(error.message, /workflows.*not materialized/);
-        assert.deepEqual(error.details.supported, ['events', 'users', 'features']);
-      }
     }
     assert.ok(!fs.existsSync(path.join(duckdbDir, '..', 'escape.duckdb')));
   });

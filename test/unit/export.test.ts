@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { checkCredentials, duckdbFile, parseAccount } from '../../lib/export/credentials.js';
@@ -164,8 +165,13 @@ describe('warehouse export (pure parts)', () => {
   it('maps each table to a destination table with project_id, export_id and a key', () => {
     assert.deepEqual(
       Object.values(WAREHOUSE_TABLES).map((t) => t.target),
-      ['pi_events', 'pi_users', 'pi_features'],
+      ['pi_events', 'pi_users', 'pi_features', 'pi_workflows'],
     );
+    // Every table a request may name is exported (the worker looks requested names up here).
+    const schema = JSON.parse(fs.readFileSync('schemas/warehouse-export.json', 'utf8')) as {
+      properties: { tables: { items: { enum: string[] } } };
+    };
+    assert.deepEqual(Object.keys(WAREHOUSE_TABLES), schema.properties.tables.items.enum);
     assert.deepEqual(
       destinationColumns(WAREHOUSE_TABLES.events).map((c) => c.name),
       ['project_id', 'export_id', 'message_id', 'user_id', 'event', 'occurred_at', 'received_at', 'properties'],
@@ -180,6 +186,11 @@ describe('warehouse export (pure parts)', () => {
       createTableSql(WAREHOUSE_TABLES.features, 'public', 'postgres'),
       /"day" date not null.*primary key \("project_id", "feature", "day"\)/,
     );
+    assert.match(
+      createTableSql(WAREHOUSE_TABLES.workflows, 'public', 'postgres'),
+      /"rank" bigint not null, "path" jsonb not null, .*primary key \("project_id", "workflow_id"\)/,
+    );
+    assert.match(createTableSql(WAREHOUSE_TABLES.workflows, 'main', 'duckdb'), /"path" JSON not null/);
   });
 
   it('transposes rows into column arrays', () => {
