@@ -7,9 +7,8 @@ import type { Pool } from '../db.js';
 import { frictionIndex } from '../friction-index.js';
 import { type Quadrant, quadrant } from '../metrics.js';
 
-/** The report types that can be sent; `workflows` waits for the workflow tables (issue 5). */
-export const REPORT_TYPES = ['feature_intelligence', 'friction'] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
+/** schemas/report-create.json admits no other type. */
+export type ReportType = 'feature_intelligence' | 'friction' | 'workflows';
 export const REPORT_FORMATS = ['pdf', 'csv', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
@@ -37,6 +36,27 @@ export interface FrictionLine {
   recommended_actions: string[];
 }
 
+/** A workflow as GET /analytics/workflows presents it. */
+export interface WorkflowLine {
+  workflow_id: string;
+  path: string[];
+  frequency: number;
+  occurrences: number;
+  users: number;
+  completion_rate: number;
+  avg_time: number;
+  efficiency_score: number;
+}
+
+/** A goal kept for the project (workflow_goals) with its workflows in their stored rank order. */
+export interface GoalLine {
+  goal: string;
+  /** When its workflows were last mined, over all the project's history; null: not mined yet. */
+  computed_at: Date | null;
+  completions: number;
+  workflows: WorkflowLine[];
+}
+
 interface Heading {
   /** The report's name. */
   title: string;
@@ -46,7 +66,27 @@ interface Heading {
 
 export type ReportContent =
   | (Heading & { type: 'feature_intelligence'; features: FeatureLine[] })
-  | (Heading & { type: 'friction'; friction: FrictionLine[] });
+  | (Heading & { type: 'friction'; friction: FrictionLine[] })
+  | (Heading & { type: 'workflows'; goals: GoalLine[] });
+
+/** Workflows are not kept per day: the latest mining of each goal, whatever the period. */
+async function gatherWorkflows(db: Pool, projectId: string): Promise<GoalLine[]> {
+  // One statement, so goals and workflows come from the same pass of the miner.
+  const { rows } = await db.query<Omit<GoalLine, 'workflows'> & { [K in keyof WorkflowLine]: WorkflowLine[K] | null }>(
+    `select g.goal, g.computed_at, g.completions, w.workflow_id, w.path, w.frequency, w.occurrences, w.users,
+            w.completion_rate, w.avg_time_seconds as avg_time, w.efficiency_score
+     from workflow_goals g left join workflows w on w.project_id = g.project_id and w.goal = g.goal
+     where g.project_id = $1 order by g.goal, w.rank`,
+    [projectId],
+  );
+  const goals = new Map<string, GoalLine>();
+  for (const { goal, computed_at, completions, ...w } of rows) {
+    const line = goals.get(goal) ?? { goal, computed_at, completions, workflows: [] };
+    goals.set(goal, line);
+    if (w.workflow_id !== null) line.workflows.push(w as WorkflowLine);
+  }
+  return [...goals.values()];
+}
 
 /** What a report says, read from the same tables and formulas as the analytics API. */
 export async function gatherReport(
@@ -57,6 +97,8 @@ export async function gatherReport(
   generatedAt: Date,
 ): Promise<ReportContent> {
   const heading = { title: report.name, period, generatedAt };
+  if (report.type === 'workflows')
+    return { ...heading, type: 'workflows', goals: await gatherWorkflows(db, projectId) };
   const config = await projectAnalyticsConfig(db, projectId);
   if (report.type === 'feature_intelligence') {
     const rows = await featureTotals(db, projectId, period, undefined, null);

@@ -1,5 +1,6 @@
 import type { Quadrant } from '../metrics.js';
-import type { FeatureLine, FrictionLine, ReportContent } from './data.js';
+import { OTHER } from '../paths/core.js';
+import type { FeatureLine, FrictionLine, GoalLine, ReportContent, WorkflowLine } from './data.js';
 
 /** Ordering, labels and number formats every report format shares. */
 
@@ -80,10 +81,80 @@ export function frictionCells(f: FrictionLine): string[] {
   ];
 }
 
+/** Workflows listed per goal; the rest are counted in one line, and "other" (paths seen once) always shows. */
+export const WORKFLOWS_PER_GOAL = 10;
+
+const isOther = (w: WorkflowLine) => w.path.length === 1 && w.path[0] === OTHER;
+
+/** The paths not listed, summed (frequencies are shares of the same completions, so they add up). */
+export interface MoreWorkflows {
+  paths: number;
+  occurrences: number;
+  frequency: number;
+}
+
+/** The goal's first WORKFLOWS_PER_GOAL workflows in rank order (most frequent first), then "other". */
+export function topWorkflows(goal: GoalLine): { shown: WorkflowLine[]; more: MoreWorkflows | null } {
+  const ranked = goal.workflows.filter((w) => !isOther(w));
+  const rest = ranked.slice(WORKFLOWS_PER_GOAL);
+  const more =
+    rest.length === 0
+      ? null
+      : {
+          paths: rest.length,
+          occurrences: rest.reduce((sum, w) => sum + w.occurrences, 0),
+          frequency: rest.reduce((sum, w) => sum + w.frequency, 0),
+        };
+  return { shown: [...ranked.slice(0, WORKFLOWS_PER_GOAL), ...goal.workflows.filter(isOther)], more };
+}
+
+/** Steps joined by ">"; the empty path is the goal reached at a session's start. */
+export const pathText = (path: string[]) => (path.length === 0 ? '(goal first in session)' : path.join(' > '));
+
+export const morePaths = (more: MoreWorkflows) => `${more.paths} more path${more.paths === 1 ? '' : 's'}`;
+
+export const moreText = (more: MoreWorkflows) =>
+  `${morePaths(more)} (${more.occurrences} completions, ${percent(more.frequency)}) not listed.`;
+
+export const NO_GOAL =
+  'No goal is kept for this project: declare goals (PUT /settings/goals), activate a Job with a goal, or ask GET /analytics/workflows?goal=.';
+export const NO_PATH = 'No user has reached this goal.';
+
+export const minedText = (goal: GoalLine) =>
+  goal.computed_at === null
+    ? 'Not mined yet.'
+    : `${goal.completions} completions; mined ${goal.computed_at.toISOString()}.`;
+
+export const WORKFLOW_COLUMNS = [
+  'Path',
+  'Frequency',
+  'Users',
+  'Completion rate',
+  'Avg time (s)',
+  'Efficiency',
+] as const;
+
+export function workflowCells(w: WorkflowLine): string[] {
+  return [
+    pathText(w.path),
+    percent(w.frequency),
+    String(w.users),
+    percent(w.completion_rate),
+    decimal(w.avg_time, 1),
+    decimal(w.efficiency_score, 3),
+  ];
+}
+
 export const periodText = (content: ReportContent) =>
   content.period.start === content.period.end
     ? content.period.start
     : `${content.period.start} to ${content.period.end}`;
+
+/** What the report covers: its period, except for workflows, which are not kept per day. */
+export const coverageText = (content: ReportContent) =>
+  content.type === 'workflows'
+    ? `Workflows cover all of the project's history as last mined (the time is given for each goal), not the schedule's period (${periodText(content)}). "other" groups the paths taken fewer than 2 times.`
+    : `Period: ${periodText(content)} (UTC).`;
 
 export const subjectOf = (content: ReportContent) => `${content.title}: ${periodText(content)}`;
 
@@ -92,8 +163,16 @@ export const fileNameOf = (content: ReportContent, extension: string) =>
 
 /** A few plain-text lines: the mail's text body, whatever the format. */
 export function summaryText(content: ReportContent): string {
-  const lines = [`${content.title}`, `Period: ${periodText(content)} (UTC)`, ''];
-  if (content.type === 'feature_intelligence') {
+  const lines = [`${content.title}`, coverageText(content), ''];
+  if (content.type === 'workflows') {
+    lines.push(`${content.goals.length} goals.`);
+    for (const g of content.goals) {
+      const [first] = topWorkflows(g).shown;
+      lines.push(
+        `- ${g.goal}: ${minedText(g)}${first ? ` Most frequent path: ${pathText(first.path)} (${percent(first.frequency)}).` : ''}`,
+      );
+    }
+  } else if (content.type === 'feature_intelligence') {
     lines.push(`${content.features.length} features seen.`);
     for (const f of rankFeatures(content.features).slice(0, 5)) {
       lines.push(

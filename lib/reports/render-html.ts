@@ -2,11 +2,18 @@ import type { ReportContent } from './data.js';
 import {
   FEATURE_COLUMNS,
   FRICTION_COLUMNS,
+  NO_GOAL,
+  NO_PATH,
+  WORKFLOW_COLUMNS,
+  coverageText,
   featureCells,
   featuresByQuadrant,
   frictionCells,
-  periodText,
+  minedText,
+  moreText,
   rankFriction,
+  topWorkflows,
+  workflowCells,
 } from './present.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -28,9 +35,21 @@ function table(columns: readonly string[], rows: string[][]): string {
 export function renderHtml(content: ReportContent): string {
   const parts = [
     `<h1 style="font-size:20px">${escapeHtml(content.title)}</h1>`,
-    `<p>Period: ${escapeHtml(periodText(content))} (UTC). Generated ${escapeHtml(content.generatedAt.toISOString())}.</p>`,
+    `<p>${escapeHtml(coverageText(content))} Generated ${escapeHtml(content.generatedAt.toISOString())}.</p>`,
   ];
-  if (content.type === 'feature_intelligence') {
+  if (content.type === 'workflows') {
+    if (content.goals.length === 0) parts.push(`<p>${escapeHtml(NO_GOAL)}</p>`);
+    for (const goal of content.goals) {
+      const { shown, more } = topWorkflows(goal);
+      parts.push(
+        `<h2 style="font-size:16px">Goal: ${escapeHtml(goal.goal)}</h2>`,
+        `<p>${escapeHtml(minedText(goal))}</p>`,
+      );
+      if (shown.length === 0) parts.push(`<p>${escapeHtml(NO_PATH)}</p>`);
+      else parts.push(table(WORKFLOW_COLUMNS, shown.map(workflowCells)));
+      if (more) parts.push(`<p>${escapeHtml(moreText(more))}</p>`);
+    }
+  } else if (content.type === 'feature_intelligence') {
     const groups = featuresByQuadrant(content.features);
     if (groups.length === 0) parts.push('<p>No feature was seen in this period.</p>');
     for (const group of groups) {

@@ -3,13 +3,21 @@ import type { ReportContent } from './data.js';
 import {
   FEATURE_COLUMNS,
   FRICTION_COLUMNS,
+  NO_GOAL,
+  NO_PATH,
+  WORKFLOW_COLUMNS,
+  coverageText,
   featureCells,
   featuresByQuadrant,
   frictionCells,
+  minedText,
+  moreText,
+  pathText,
   percent,
-  periodText,
   rankFeatures,
   rankFriction,
+  topWorkflows,
+  workflowCells,
 } from './present.js';
 
 type Doc = PDFKit.PDFDocument;
@@ -139,10 +147,46 @@ function barChart(doc: Doc, labels: string[], series: { name: string; color: str
   doc.y = plotBottom + 16;
 }
 
+/** A paragraph of body text. */
+function note(doc: Doc, text: string): void {
+  ensureRoom(doc, 24);
+  doc.font('Helvetica').fontSize(9).fillColor(COLORS.text);
+  doc.text(winAnsi(text), MARGIN, doc.y, { width: doc.page.width - 2 * MARGIN });
+  doc.moveDown(0.3);
+}
+
+/** Per goal: a bar of each listed workflow's frequency, then their table. */
+function drawWorkflows(doc: Doc, content: ReportContent & { type: 'workflows' }): void {
+  if (content.goals.length === 0) {
+    doc.moveDown();
+    note(doc, NO_GOAL);
+  }
+  for (const goal of content.goals) {
+    const { shown, more } = topWorkflows(goal);
+    heading(doc, winAnsi(`Goal: ${goal.goal}`), 13);
+    note(doc, minedText(goal));
+    if (shown.length === 0) {
+      note(doc, NO_PATH);
+      continue;
+    }
+    barChart(
+      doc,
+      shown.map((w) => pathText(w.path)),
+      [{ name: 'Frequency (share of completions)', color: COLORS.a, values: shown.map((w) => w.frequency) }],
+    );
+    table(doc, WORKFLOW_COLUMNS, shown.map(workflowCells));
+    if (more) note(doc, moreText(more));
+  }
+}
+
 function draw(doc: Doc, content: ReportContent): void {
   doc.font('Helvetica-Bold').fontSize(18).fillColor(COLORS.text).text(winAnsi(content.title), MARGIN, MARGIN);
   doc.font('Helvetica').fontSize(10).fillColor(COLORS.muted);
-  doc.text(`Period: ${periodText(content)} (UTC). Generated ${content.generatedAt.toISOString()}.`);
+  doc.text(winAnsi(`${coverageText(content)} Generated ${content.generatedAt.toISOString()}.`));
+  if (content.type === 'workflows') {
+    drawWorkflows(doc, content);
+    return;
+  }
   if (content.type === 'feature_intelligence') {
     const top = rankFeatures(content.features).slice(0, CHART_BARS);
     if (top.length === 0) {

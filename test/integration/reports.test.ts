@@ -8,6 +8,7 @@ import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SMTPServer } from 'smtp-server';
 import type { RunningApi } from '../../api/server.js';
+import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { jobSender, tickQueue } from '../../lib/reports/queue.js';
 import { topicName } from '../../lib/topics.js';
 import { startReportWorker } from '../../processors/reports/worker.js';
@@ -51,6 +52,16 @@ interface Feature {
   discovery_gap_score: number;
   users_saw: number;
   users_used: number;
+}
+interface Workflow {
+  goal: string;
+  path: string[];
+  frequency: number;
+  users: number;
+  completion_rate: number;
+  avg_time: number;
+  efficiency_score: number;
+  occurrences: number;
 }
 interface Run {
   id: string;
@@ -404,6 +415,7 @@ describe('scheduled reports', () => {
       [{ ...good, schedule: 'hourly' }, 'schedule', 'invalid_value'],
       [{ ...good, format: 'docx' }, 'format', 'invalid_value'],
       [{ ...good, recipients: [] }, 'recipients', 'min_items'],
+      [{ ...good, type: 'paths' }, 'type', 'invalid_value'],
     ];
     for (const [json, field, reason] of cases) {
       const reply = await call(api, 'POST', '/analytics/reports', { key: admin, json });
@@ -413,16 +425,6 @@ describe('scheduled reports', () => {
         ['invalid_request', field, reason],
       );
     }
-    const workflows = await call(api, 'POST', '/analytics/reports', {
-      key: admin,
-      json: { ...good, type: 'workflows' },
-    });
-    assert.equal(workflows.status, 400);
-    assert.deepEqual(errorOf(workflows).details, {
-      field: 'type',
-      reason: 'unsupported_type',
-      supported: ['feature_intelligence', 'friction'],
-    });
     assert.equal(await count('select 1 from reports where project_id = $1', [projectId]), before);
   });
 
@@ -442,5 +444,125 @@ describe('scheduled reports', () => {
     assert.deepEqual([list.body.total, list.body.reports.length], [0, 0]);
     assert.equal((await call(api, 'GET', `/analytics/reports/${report.id}`, { key: admin })).status, 200);
     assert.equal(await count('select 1 from report_runs where report_id = $1', [report.id]), 0);
+  });
+
+  it('mails workflows reports with the paths and numbers GET /analytics/workflows gives, by hand and on schedule', async () => {
+    // Goal report_exported: three users go /home → /export → goal, one /home → /settings → goal
+    // (seen once: "other"), one stops on /settings.
+    const goal = `report_exported_${id}`;
+    const steps: Record<string, string[]> = {
+      w1: ['/home', '/export', goal],
+      w2: ['/home', '/export', goal],
+      w3: ['/home', '/export', goal],
+      w4: ['/home', '/settings', goal],
+      w5: ['/home', '/settings'],
+    };
+    const events = Object.entries(steps).flatMap(([user, names]) =>
+      names.map((step, i) => ({
+        user_id: `${user}-${id}`,
+        event: step.startsWith('/') ? 'page_view' : step,
+        properties: step.startsWith('/') ? { page: step } : {},
+        timestamp: new Date(day + 15 * 3600_000 + i * 20_000).toISOString(),
+      })),
+    );
+    const declared = await call(api, 'PUT', '/settings/goals', { key: admin, json: { goals: [goal] } });
+    assert.equal(declared.status, 200, JSON.stringify(declared.body));
+    assert.equal((await call(api, 'POST', '/events/batch', { key: admin, json: { events } })).status, 202);
+    await waitForSink('analytics', topicName('events'));
+    assert.equal(await refreshWorkflows(services(), projectId), 1);
+    const { body } = await call<{ workflows: Workflow[] }>(api, 'GET', `/analytics/workflows?goal=${goal}`, {
+      key: reader,
+    });
+    assert.deepEqual(
+      body.workflows.map((w) => [w.path, w.occurrences]),
+      [
+        [['/home', '/export'], 3],
+        [['other'], 1],
+      ],
+    );
+    const { rows: mined } = await services().db.query<{ computed_at: Date }>(
+      'select computed_at from workflow_goals where project_id = $1 and goal = $2',
+      [projectId, goal],
+    );
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+    const pdfReport = await create({
+      name: `Workflows ${id}`,
+      type: 'workflows',
+      schedule: 'weekly',
+      recipients: [`paths-${id}@example.com`],
+    });
+    const pdfRun = await runOf(pdfReport.id, await runNow(pdfReport.id), 'sent');
+    const pdfMail = mailTo(`paths-${id}@example.com`)[0]!;
+    const pdf = pdfMail.attachments[0]!;
+    assert.equal(pdf.filename, `workflows-${pdfRun.period.start}_${pdfRun.period.end}.pdf`);
+    const text = await pdfText(pdf.content);
+    assert.ok(text.includes(`Goal: ${goal}`), text);
+    assert.ok(text.includes(`mined ${mined[0]!.computed_at.toISOString()}`), text);
+    assert.match(text.replace(/\n/g, ' '), /all of the project's history as last mined/);
+    for (const w of body.workflows) {
+      const row = [
+        w.path.join(' > '),
+        pct(w.frequency),
+        String(w.users),
+        pct(w.completion_rate),
+        w.avg_time.toFixed(1),
+        w.efficiency_score.toFixed(3),
+      ].join('\n');
+      assert.ok(text.includes(row), `${JSON.stringify(row)} in ${text}`);
+    }
+    assert.match(
+      pdfMail.text ?? '',
+      new RegExp(`${goal}: 4 completions;.* Most frequent path: /home > /export \\(75\\.0%\\)`),
+    );
+
+    // A CSV one sent by the monthly tick: workflows reports are scheduled like the others.
+    const csvReport = await create({
+      name: `Workflows CSV ${id}`,
+      type: 'workflows',
+      schedule: 'monthly',
+      format: 'csv',
+      recipients: [`paths-csv-${id}@example.com`],
+    });
+    await services().db.query(
+      `update reports set created_at = now() - interval '40 days' where project_id = $1 and report_id = $2`,
+      [projectId, csvReport.id],
+    );
+    await jobSender(services().db).send(tickQueue('monthly'), {});
+    const scheduled = await waitFor('the scheduled workflows run', async () => {
+      const { rows } = await services().db.query<{ run_id: string }>(
+        `select run_id from report_runs where project_id = $1 and report_id = $2 and trigger = 'schedule'`,
+        [projectId, csvReport.id],
+      );
+      return rows[0];
+    });
+    await runOf(csvReport.id, scheduled.run_id, 'sent');
+    const csv = mailTo(`paths-csv-${id}@example.com`)[0]!.attachments[0]!;
+    assert.equal(csv.contentType, 'text/csv');
+    const rows = parse<Record<string, string>>(csv.content, { columns: true });
+    assert.deepEqual(
+      rows.map((r) => ({
+        goal: r.goal,
+        computed_at: r.computed_at,
+        path: r.path,
+        frequency: Number(r.frequency),
+        occurrences: Number(r.occurrences),
+        users: Number(r.users),
+        completion_rate: Number(r.completion_rate),
+        avg_time: Number(r.avg_time),
+        efficiency_score: Number(r.efficiency_score),
+      })),
+      body.workflows.map((w) => ({
+        goal,
+        computed_at: mined[0]!.computed_at.toISOString(),
+        path: w.path.join(' > '),
+        frequency: w.frequency,
+        occurrences: w.occurrences,
+        users: w.users,
+        completion_rate: w.completion_rate,
+        avg_time: w.avg_time,
+        efficiency_score: w.efficiency_score,
+      })),
+    );
   });
 });

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { FeatureLine, FrictionLine, ReportContent } from '../../lib/reports/data.js';
+import type { FeatureLine, FrictionLine, GoalLine, ReportContent, WorkflowLine } from '../../lib/reports/data.js';
 import { reportMessage } from '../../lib/reports/message.js';
-import { percent, rankFeatures } from '../../lib/reports/present.js';
+import { WORKFLOWS_PER_GOAL, percent, rankFeatures, topWorkflows } from '../../lib/reports/present.js';
 import { renderReport } from '../../lib/reports/render.js';
 import { renderCsv } from '../../lib/reports/render-csv.js';
 import { escapeHtml, renderHtml } from '../../lib/reports/render-html.js';
@@ -70,6 +70,33 @@ const friction: ReportContent = {
   type: 'friction',
   friction: [frictionLine('/settings', 0.20625), frictionLine('/home', 0.433333333)],
 };
+
+const workflow = (path: string[], occurrences: number, over: Partial<WorkflowLine> = {}): WorkflowLine => ({
+  workflow_id: `wf_${path.join('_')}`,
+  path,
+  frequency: occurrences / 100,
+  occurrences,
+  users: occurrences - 1,
+  completion_rate: 0.8125,
+  avg_time: 42.25,
+  efficiency_score: 0.6666666667,
+  ...over,
+});
+// 11 ranked paths (20, 14, 11, 10, …, 3 occurrences) and "other" (3): 100 completions.
+const ranked = [
+  workflow(['/home', '/export'], 20),
+  workflow(['=cmd()', '<b>bold</b>'], 14),
+  workflow([], 11, { efficiency_score: 1 }),
+  ...Array.from({ length: 8 }, (_, i) => workflow([`/step-${i}`], 10 - i)),
+];
+const exportGoal: GoalLine = {
+  goal: 'report_exported',
+  computed_at: new Date('2026-03-09T05:59:00Z'),
+  completions: 100,
+  workflows: [...ranked, workflow(['other'], 3, { workflow_id: 'wf_other' })],
+};
+const pendingGoal: GoalLine = { goal: 'invite_sent', computed_at: null, completions: 0, workflows: [] };
+const workflows: ReportContent = { ...heading, type: 'workflows', goals: [pendingGoal, exportGoal] };
 
 describe('report rendering', () => {
   it('ranks features by users who used them, then users who saw them', () => {
@@ -195,6 +222,120 @@ describe('report rendering', () => {
 
     it('replaces what the built-in fonts cannot show with "?"', () => {
       assert.equal(winAnsi('Ünïcødé – “ok” € 漢字 😀'), 'Ünïcødé – “ok” € ?? ?');
+    });
+  });
+
+  describe('workflows', () => {
+    it(`lists the first ${WORKFLOWS_PER_GOAL} paths of a goal in rank order, then "other", and sums the rest`, () => {
+      const { shown, more } = topWorkflows(exportGoal);
+      assert.deepEqual(
+        shown.map((w) => w.occurrences),
+        [20, 14, 11, 10, 9, 8, 7, 6, 5, 4, 3],
+      );
+      assert.deepEqual(shown.at(-1)!.path, ['other']);
+      // /step-7 (3 occurrences) is past the first 10.
+      assert.deepEqual(more, { paths: 1, occurrences: 3, frequency: 0.03 });
+      assert.deepEqual(topWorkflows({ ...exportGoal, workflows: ranked.slice(0, 3) }), {
+        shown: ranked.slice(0, 3),
+        more: null,
+      });
+      assert.deepEqual(topWorkflows(pendingGoal), { shown: [], more: null });
+    });
+
+    it('CSV: one row per listed workflow with the API values, a row for the rest, formulas neutralised', () => {
+      const rows = parse<Record<string, string>>(renderCsv(workflows), { columns: true });
+      assert.deepEqual(
+        rows.map((r) => [r.goal, r.path, r.occurrences]),
+        [
+          ['report_exported', '/home > /export', '20'],
+          ['report_exported', `'=cmd() > <b>bold</b>`, '14'],
+          ['report_exported', '(goal first in session)', '11'],
+          ...Array.from({ length: 7 }, (_, i) => ['report_exported', `/step-${i}`, String(10 - i)]),
+          ['report_exported', 'other', '3'],
+          ['report_exported', '(1 more path)', '3'],
+        ],
+      );
+      assert.deepEqual(rows[0], {
+        goal: 'report_exported',
+        computed_at: '2026-03-09T05:59:00.000Z',
+        workflow_id: 'wf_/home_/export',
+        path: '/home > /export',
+        frequency: '0.2',
+        occurrences: '20',
+        users: '19',
+        completion_rate: '0.8125',
+        avg_time: '42.25',
+        efficiency_score: '0.6666666667',
+      });
+      assert.deepEqual(rows.at(-1), {
+        goal: 'report_exported',
+        computed_at: '2026-03-09T05:59:00.000Z',
+        workflow_id: '',
+        path: '(1 more path)',
+        frequency: '0.03',
+        occurrences: '3',
+        users: '',
+        completion_rate: '',
+        avg_time: '',
+        efficiency_score: '',
+      });
+    });
+
+    it('HTML: a table per goal, every value escaped, and what the workflows cover', () => {
+      const html = renderHtml(workflows);
+      assert.ok(!html.includes('<b>bold'));
+      assert.ok(html.includes('=cmd() &gt; &lt;b&gt;bold&lt;/b&gt;'));
+      assert.ok(html.includes('all of the project&#39;s history as last mined'));
+      assert.ok(html.includes('not the schedule&#39;s period (2026-03-02 to 2026-03-08)'));
+      assert.ok(html.indexOf('Goal: invite_sent') < html.indexOf('Goal: report_exported'));
+      assert.ok(html.includes('<p>Not mined yet.</p>'));
+      assert.ok(html.includes('100 completions; mined 2026-03-09T05:59:00.000Z.'));
+      assert.ok(html.includes('<p>1 more path (3 completions, 3.0%) not listed.</p>'));
+      assert.equal(html.match(/<table/g)?.length, 1);
+      for (const cell of ['20.0%', '19', '81.3%', '42.3', '0.667']) {
+        assert.ok(
+          html.includes(`<td style="border:1px solid #d0d7de;padding:4px 8px;text-align:left">${cell}</td>`),
+          cell,
+        );
+      }
+      assert.ok(!html.includes('/step-7'));
+    });
+
+    it('PDF: per goal a frequency chart and a table with the numbers', async () => {
+      const text = await pdfText(await renderPdf(workflows));
+      for (const expected of [
+        "Workflows cover all of the project's history as last mined",
+        'Goal: invite_sent',
+        'Not mined yet.',
+        'Goal: report_exported',
+        '100 completions; mined 2026-03-09T05:59:00.000Z.',
+        'Frequency (share of completions)',
+        ['/home > /export', '20.0%', '19', '81.3%', '42.3', '0.667'].join('\n'),
+        ['=cmd() > <b>bold</b>', '14.0%', '13'].join('\n'),
+        '(goal first in session)',
+        ['other', '3.0%', '2'].join('\n'),
+        '1 more path (3 completions, 3.0%) not listed.',
+      ]) {
+        assert.ok(text.includes(expected), `${expected} in ${text}`);
+      }
+      assert.ok(!text.includes('/step-7'));
+      const none = await pdfText(await renderPdf({ ...workflows, goals: [] }));
+      assert.match(none, /No goal is kept for this project/);
+    });
+
+    it('mails a summary naming each goal and its most frequent path', async () => {
+      const message = reportMessage(workflows, await renderReport(workflows, 'pdf'), 'f@example.com', [
+        'a@example.com',
+      ]);
+      assert.match(message.text as string, /- invite_sent: Not mined yet\./);
+      assert.match(
+        message.text as string,
+        /- report_exported: 100 completions; .* Most frequent path: \/home > \/export \(20\.0%\)/,
+      );
+      assert.deepEqual(
+        message.attachments?.map((a) => a.filename),
+        ['workflows-2026-03-02_2026-03-08.pdf'],
+      );
     });
   });
 
