@@ -1,13 +1,58 @@
+import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
+import { frictionIndex } from '../../lib/friction-index.js';
+import {
+  type PageDay,
+  byPage,
+  dailyHistory,
+  workflowHistory,
+  workflowName,
+  workflowPages,
+} from '../../lib/friction-trends.js';
 import { frictionTrend, round } from '../../lib/metrics.js';
 import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
 import { type ElementRow, type PageRow, pageTotals, recommendedActions } from '../../lib/friction-pages.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
+import { fieldError } from '../errors.js';
 import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
+import { MAX_GOAL_LENGTH } from './workflows.js';
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const TREND_SUBJECTS = ['workflow', 'page'] as const;
+/** lib/paths/core.ts workflowId: wf_ and 20 hex digits. */
+const WORKFLOW_ID = /^wf_[0-9a-f]{20}$/;
+
+/** by, goal and workflow_id of /analytics/friction/trends; the filters name workflows, so not with by=page. */
+function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; workflowId?: string } {
+  const by = stringParam(ctx, 'by', TREND_SUBJECTS) as (typeof TREND_SUBJECTS)[number] | undefined;
+  const goal = stringParam(ctx, 'goal');
+  if (goal !== undefined && (goal.length === 0 || goal.length > MAX_GOAL_LENGTH)) {
+    throw fieldError('goal', 'invalid_length', `goal must be 1 to ${MAX_GOAL_LENGTH} characters long.`);
+  }
+  const workflowId = stringParam(ctx, 'workflow_id');
+  if (workflowId !== undefined && !WORKFLOW_ID.test(workflowId)) {
+    throw fieldError('workflow_id', 'invalid_format', 'workflow_id must be wf_ followed by 20 hex digits.');
+  }
+  const filter = goal !== undefined ? 'goal' : workflowId !== undefined ? 'workflow_id' : undefined;
+  if (by === 'page' && filter)
+    throw fieldError(filter, 'invalid_value', `${filter} filters workflows, not pages (by=page).`);
+  return { by: by ?? (filter ? 'workflow' : undefined), goal, workflowId };
+}
+
+/** friction_page_daily rows of the last 28 UTC days (today included), of `pages` or of every page. */
+async function recentPageDays(db: Pool, projectId: string, pages: string[] | null): Promise<PageDay[]> {
+  const { rows } = await db.query<PageDay>(
+    `select page, to_char(day, 'YYYY-MM-DD') as day, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks,
+            active_ms::float8 as active_ms, idle_ms::float8 as idle_ms
+     from friction_page_daily
+     where project_id = $1 and ($2::text[] is null or page = any($2)) and day > (now() at time zone 'utc')::date - 28
+     order by page, day`,
+    [projectId, pages],
+  );
+  return rows;
+}
 
 export function frictionRoutes(db: Pool): Route[] {
   return [
@@ -74,32 +119,69 @@ export function frictionRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/analytics/friction/trends',
       tag: 'Analytics',
-      summary: 'Daily Friction Index per page over the last 28 days, with trend and alert level',
+      summary:
+        'Daily Friction Index over the last 28 days, with trend and alert level: per workflow (default when the project has workflows) or per page',
       scope: 'analytics:read',
+      query: [
+        {
+          name: 'by',
+          description: 'workflow or page; default: workflow when the project has workflows, else page',
+          schema: { enum: [...TREND_SUBJECTS] },
+        },
+        {
+          name: 'goal',
+          description: "only this goal's workflows (implies by=workflow)",
+          schema: { type: 'string', minLength: 1, maxLength: MAX_GOAL_LENGTH },
+        },
+        {
+          name: 'workflow_id',
+          description: 'only this workflow (implies by=workflow)',
+          schema: { type: 'string', pattern: WORKFLOW_ID.source },
+        },
+      ],
       success: { status: 200, description: '{ trends }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
+        const { by, goal, workflowId } = trendParams(ctx);
         const config = await projectAnalyticsConfig(db, projectId);
-        const { rows } = await db.query<FrictionTotals & { page: string; day: string }>(
-          `select page, to_char(day, 'YYYY-MM-DD') as day, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks,
-                  active_ms::float8 as active_ms, idle_ms::float8 as idle_ms
-           from friction_page_daily
-           where project_id = $1 and day > (now() at time zone 'utc')::date - 28
-           order by page, day`,
-          [projectId],
-        );
-        const byPage = new Map<string, { date: string; friction_index: number }[]>();
-        for (const row of rows) {
-          const history = byPage.get(row.page) ?? [];
-          history.push({ date: row.day, friction_index: round(frictionIndex(row, config.weights)) });
-          byPage.set(row.page, history);
+        const workflows =
+          by === 'page'
+            ? []
+            : (
+                await db.query<{ workflow_id: string; goal: string; path: string[] }>(
+                  `select workflow_id, goal, path from workflows
+                   where project_id = $1 and ($2::text is null or goal = $2) and ($3::text is null or workflow_id = $3)
+                   order by goal, rank`,
+                  [projectId, goal ?? null, workflowId ?? null],
+                )
+              ).rows;
+        if (by === 'page' || (by === undefined && workflows.length === 0)) {
+          const pages = byPage(await recentPageDays(db, projectId, null));
+          ctx.body = {
+            trends: [...pages].map(([page, rows]) => {
+              const history = dailyHistory(rows, config.weights);
+              return { workflow: page, page, friction_history: history, ...frictionTrend(history) };
+            }),
+          };
+          return;
         }
+        const pages = byPage(
+          await recentPageDays(db, projectId, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
+        );
         ctx.body = {
-          trends: [...byPage].map(([page, history]) => ({
-            workflow: page,
-            friction_history: history,
-            ...frictionTrend(history),
-          })),
+          trends: workflows.flatMap((w) => {
+            const history = workflowHistory(w.path, pages, config.weights);
+            if (history.length === 0) return [];
+            return [
+              {
+                workflow: workflowName(w.goal, w.path),
+                workflow_id: w.workflow_id,
+                goal: w.goal,
+                friction_history: history,
+                ...frictionTrend(history),
+              },
+            ];
+          }),
         };
       },
     }),

@@ -3,7 +3,9 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import type { RunningApi } from '../../api/server.js';
+import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { topicName } from '../../lib/topics.js';
+import { refreshBehaviouralCohorts } from '../../processors/cohorts/behavioural.js';
 import { analyticsSink } from '../../processors/analytics/sink.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
@@ -38,6 +40,33 @@ async function snapshot(projectId: string): Promise<Record<string, unknown[]>> {
     );
     out[table] = rows.map((r) => r.row);
   }
+  return out;
+}
+
+/**
+ * Workflows of a goal and the behavioural cohorts, computed from scratch from the current tables
+ * (computed_at aside).
+ */
+async function derived(projectId: string): Promise<Record<string, unknown[]>> {
+  const db = services().db;
+  await db.query(
+    `insert into workflow_goals (project_id, goal, requested) values ($1, 'feature_used', true)
+     on conflict (project_id, goal) do update set computed_at = null`,
+    [projectId],
+  );
+  await refreshWorkflows(services(), projectId);
+  await db.query('delete from behavioural_cohort_runs where project_id = $1', [projectId]);
+  await db.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
+  await refreshBehaviouralCohorts(services(), projectId);
+  const out: Record<string, unknown[]> = {};
+  for (const table of ['workflows', 'workflow_steps', 'behavioural_cohorts', 'behavioural_cohort_members']) {
+    const { rows } = await db.query<{ row: unknown }>(
+      `select to_jsonb(t) - 'project_id' - 'computed_at' as row from ${table} t where project_id = $1 order by 1`,
+      [projectId],
+    );
+    out[table] = rows.map((r) => r.row);
+  }
+  assert.ok(out.workflows!.length > 0 && out.behavioural_cohorts!.length > 0);
   return out;
 }
 
@@ -103,6 +132,7 @@ describe('analytics processor killed with SIGKILL at random moments, then replay
     );
     assert.ok(episodes.length > 0);
     assert.deepEqual(episodes, signals);
+    const derivedAfterKills = await derived(projectId);
 
     const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', '--only', 'analytics'], {
       env: process.env,
@@ -110,5 +140,7 @@ describe('analytics processor killed with SIGKILL at random moments, then replay
     });
     assert.match(stderr, /replayed \d+ messages/);
     assert.deepEqual(await snapshot(projectId), afterKills);
+    // What the workers derive from those tables (workflows, behavioural cohorts) is the same too.
+    assert.deepEqual(await derived(projectId), derivedAfterKills);
   });
 });

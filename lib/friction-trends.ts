@@ -1,0 +1,88 @@
+import type { AnalyticsConfig } from './analytics-config.js';
+import { type FrictionTotals, frictionIndex } from './friction-index.js';
+import { round } from './metrics.js';
+import { ELLIPSIS, OTHER } from './paths/core.js';
+
+/** One friction_page_daily row: a page's facts on one UTC day (YYYY-MM-DD). */
+export type PageDay = FrictionTotals & { page: string; day: string };
+
+export interface HistoryEntry {
+  date: string;
+  friction_index: number;
+}
+
+const FACTS = [
+  'views',
+  'clicks',
+  'dead_clicks',
+  'rage_clicks',
+  'loop_views',
+  'backtracks',
+  'active_ms',
+  'idle_ms',
+] as const satisfies readonly (keyof FrictionTotals)[];
+
+const noFacts = (): FrictionTotals => ({
+  views: 0,
+  clicks: 0,
+  dead_clicks: 0,
+  rage_clicks: 0,
+  loop_views: 0,
+  backtracks: 0,
+  active_ms: 0,
+  idle_ms: 0,
+});
+
+/**
+ * The Friction Index of each day the rows cover, oldest first: the rows of a day are summed
+ * fact by fact before the index is taken (a ratio of sums, never a mean of indices).
+ */
+export function dailyHistory(rows: PageDay[], weights: AnalyticsConfig['weights']): HistoryEntry[] {
+  const byDay = new Map<string, FrictionTotals>();
+  for (const row of rows) {
+    const sum = byDay.get(row.day) ?? noFacts();
+    for (const fact of FACTS) sum[fact] += row[fact];
+    byDay.set(row.day, sum);
+  }
+  return [...byDay]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, totals]) => ({ date, friction_index: round(frictionIndex(totals, weights)) }));
+}
+
+/**
+ * The steps of a workflow's path whose page facts count, each once: a page visited twice
+ * (a → b → a) weighs as much as once, since its daily row already holds every visit. The
+ * markers "..." (capped path) and "other" (folded paths) are not steps. Steps that are not
+ * pages (features, custom events) have no friction_page_daily rows, so they add nothing.
+ */
+export function workflowPages(path: string[]): string[] {
+  return [...new Set(path.filter((step) => step !== ELLIPSIS && step !== OTHER))];
+}
+
+/** "goal: step → step → …", the form a workflow is named in trends. */
+export function workflowName(goal: string, path: string[]): string {
+  return `${goal}: ${path.length > 0 ? path.join(' → ') : '(goal at session start)'}`;
+}
+
+/** The daily history of one workflow, from the daily rows grouped by page. */
+export function workflowHistory(
+  path: string[],
+  rowsByPage: ReadonlyMap<string, PageDay[]>,
+  weights: AnalyticsConfig['weights'],
+): HistoryEntry[] {
+  return dailyHistory(
+    workflowPages(path).flatMap((page) => rowsByPage.get(page) ?? []),
+    weights,
+  );
+}
+
+/** Rows grouped by page, in their order. */
+export function byPage(rows: PageDay[]): Map<string, PageDay[]> {
+  const pages = new Map<string, PageDay[]>();
+  for (const row of rows) {
+    const list = pages.get(row.page) ?? [];
+    list.push(row);
+    pages.set(row.page, list);
+  }
+  return pages;
+}

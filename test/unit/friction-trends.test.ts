@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
+import {
+  type PageDay,
+  byPage,
+  dailyHistory,
+  workflowHistory,
+  workflowName,
+  workflowPages,
+} from '../../lib/friction-trends.js';
+
+const weights = DEFAULT_ANALYTICS.weights;
+
+const row = (page: string, day: string, facts: Partial<PageDay> = {}): PageDay => ({
+  page,
+  day,
+  views: 0,
+  clicks: 0,
+  dead_clicks: 0,
+  rage_clicks: 0,
+  loop_views: 0,
+  backtracks: 0,
+  active_ms: 0,
+  idle_ms: 0,
+  ...facts,
+});
+
+describe('friction trends per workflow', () => {
+  it('takes the index of a day from its summed facts, not the mean of the pages’ indices', () => {
+    // /a: 1 dead of 1 click (rate 1); /b: 0 dead of 3 clicks. Summed: 1 of 4 → 0.25 · 0.25.
+    const history = dailyHistory(
+      [row('/a', '2025-03-02', { clicks: 1, dead_clicks: 1 }), row('/b', '2025-03-02', { clicks: 3 })],
+      weights,
+    );
+    assert.deepEqual(history, [{ date: '2025-03-02', friction_index: 0.0625 }]);
+    const meanOfIndices = (0.25 * 1 + 0) / 2;
+    assert.notEqual(history[0]!.friction_index, meanOfIndices);
+  });
+
+  it('gives one entry per day with facts, oldest first', () => {
+    const history = dailyHistory(
+      [
+        row('/a', '2025-03-03', { views: 2, backtracks: 1 }),
+        row('/a', '2025-03-01', { views: 4, loop_views: 1 }),
+        row('/b', '2025-03-03', { views: 2, backtracks: 1 }),
+      ],
+      weights,
+    );
+    assert.deepEqual(history, [
+      { date: '2025-03-01', friction_index: 0.05 }, // 0.2 · 1/4
+      { date: '2025-03-03', friction_index: 0.075 }, // 0.15 · 2/4
+    ]);
+  });
+
+  it('counts each page of a path once, and no markers', () => {
+    assert.deepEqual(workflowPages(['/a', '/b', '/a', '...', 'signup', '/c']), ['/a', '/b', 'signup', '/c']);
+    assert.deepEqual(workflowPages(['other']), []);
+    assert.deepEqual(workflowPages([]), []);
+  });
+
+  it('sums the daily rows of the path’s pages; steps without page rows add nothing', () => {
+    const rows = byPage([
+      row('/a', '2025-03-01', { clicks: 2, dead_clicks: 1 }),
+      row('/b', '2025-03-01', { clicks: 2, rage_clicks: 2 }),
+      row('/b', '2025-03-02', { active_ms: 1000, idle_ms: 500 }),
+      row('/elsewhere', '2025-03-01', { clicks: 10, dead_clicks: 10 }),
+    ]);
+    // Day 1: 4 clicks, 1 dead, 2 in rage → 0.25 · 1/4 + 0.25 · 2/4; day 2: idle 1/2 → 0.15 · 0.5.
+    const expected = [
+      { date: '2025-03-01', friction_index: 0.1875 },
+      { date: '2025-03-02', friction_index: 0.075 },
+    ];
+    assert.deepEqual(workflowHistory(['/a', 'export_clicked', '/b'], rows, weights), expected);
+    assert.deepEqual(workflowHistory(['/a', '/b', '/a'], rows, weights), expected, 'a page seen twice counts once');
+    assert.deepEqual(workflowHistory(['export_clicked', 'other'], rows, weights), []);
+  });
+
+  it('uses the weights it is given', () => {
+    const only = { dead_click: 0, rage_click: 0, loop: 0, backtrack: 0, idle: 2 };
+    const rows = byPage([row('/a', '2025-03-01', { clicks: 2, dead_clicks: 2, active_ms: 100, idle_ms: 25 })]);
+    assert.deepEqual(workflowHistory(['/a'], rows, only), [{ date: '2025-03-01', friction_index: 0.25 }]);
+  });
+
+  it('names a workflow by its goal and steps', () => {
+    assert.equal(workflowName('checkout', ['/cart', '/pay']), 'checkout: /cart → /pay');
+    assert.equal(workflowName('checkout', []), 'checkout: (goal at session start)');
+  });
+});
