@@ -32,6 +32,20 @@ export function stepOf(e: StepEvent, goal?: string): string | undefined {
   }
 }
 
+const namedSql = (value: string, otherwise: string) =>
+  `case when jsonb_typeof(${value}) = 'string' and ${value} #>> '{}' <> '' then ${value} #>> '{}' else ${otherwise} end`;
+
+/**
+ * stepOf in SQL, for queries that should not load every event into memory: `e` names a row with
+ * `event` and `properties` (session_events), `goal` a text expression. A test holds the two equal.
+ */
+export const stepSql = (e: string, goal: string) => `case
+    when ${e}.event = ${goal} then ${goal}
+    when ${e}.event = 'page_view' then ${namedSql(`${e}.properties->'page'`, 'null')}
+    when ${e}.event = 'feature_used' then ${namedSql(`${e}.properties->'feature'`, `${e}.event`)}
+    when ${e}.event in ('click', 'feature_impression') then null
+    else ${e}.event end`;
+
 /** The raw steps of a user's (or a session's) events: timestamp order, ties in arrival order. */
 export function stepsOf(events: StepEvent[], goal?: string): Step[] {
   return [...events]

@@ -2,6 +2,7 @@ import { analyticsConfig, type AnalyticsOverrides } from '../../lib/analytics-co
 import { type PoolClient, inTransaction } from '../../lib/db.js';
 import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
 import { periodicWorker } from '../../lib/notify.js';
+import { stepSql } from '../../lib/paths/steps.js';
 import type { Services } from '../../lib/services.js';
 import { type DropOffInput, type KnownUser, type TargetedJob, dropOffPoints, targetedUsers } from './targeting.js';
 
@@ -89,14 +90,15 @@ async function materialize(client: PoolClient, job: JobRow): Promise<void> {
     params,
   );
   const t = totals[0]!;
-  // Steps are pages (or the event name where there is none) received after the job was created.
+  // Steps as workflows define them (lib/paths/steps.ts), in events received after the job was created.
   const { rows: steps } = await client.query<Omit<DropOffInput, 'friction_index'> & FrictionTotals>(
     `with targeted as (select user_id from job_targets where project_id = $1 and job_id = $2),
      taken as (
-       select e.user_id, coalesce(e.properties->>'page', e.event) as step, e.occurred_at, e.kafka_offset
-       from session_events e join targeted using (user_id), jobs j
-       where e.project_id = $1 and j.project_id = $1 and j.job_id = $2 and e.received_at >= j.created_at
-         and e.event <> 'click'),
+       select * from (
+         select e.user_id, ${stepSql('e', 'j.goal')} as step, e.occurred_at, e.kafka_offset
+         from session_events e join targeted using (user_id), jobs j
+         where e.project_id = $1 and j.project_id = $1 and j.job_id = $2 and e.received_at >= j.created_at) s
+       where step is not null),
      last_step as (
        select distinct on (user_id) user_id, step from taken
        where not exists (select 1 from job_completions c where c.project_id = $1 and c.job_id = $2 and c.user_id = taken.user_id)
