@@ -1,21 +1,107 @@
 /**
- * `npm run replay -- [--only analytics,raw-sink]`: rebuilds the processors' tables from Kafka
- * offset 0 — after a threshold change, a bug fix or a restore. The processors must be stopped
- * (their consumer groups empty); the tables they own are emptied, their stored offsets removed,
- * and they run here until they reach the end of the topic, printing progress.
+ * `npm run replay -- [--from <date>] [--only analytics,raw-sink]`: rebuilds the processors' tables
+ * from Kafka — after a threshold change, a bug fix or a restore. The processors must be stopped
+ * (their consumer groups empty). Without `--from` the tables they own are emptied, their stored
+ * offsets removed, and they re-read every topic from offset 0. With `--from` only what the events
+ * received at or after that instant gave is taken out, each partition restarts at the first such
+ * event, and older work stays (docs/decisions.md, "Replay from a date"). Either way they run here
+ * until they reach the end of the topic, printing progress.
  */
 import { ConfigError, loadConfig } from '../lib/config.js';
+import { type Pool, inTransaction } from '../lib/db.js';
+import type { Admin } from '../lib/kafka.js';
 import { createLogger } from '../lib/log.js';
-import { connectServices, prepare } from '../lib/services.js';
+import { type Services, connectServices, prepare } from '../lib/services.js';
 import { groupId, topicName } from '../lib/topics.js';
+import { resetAnalyticsFrom } from '../processors/analytics/replay-reset.js';
 import { PROCESSORS, type ProcessorName, isSink, parseOnly, startProcessors } from '../processors/main.js';
+import { type Offsets, parseFrom, remaining, restartOffsets } from '../processors/runtime/replay-plan.js';
+
+const topicOf = (name: ProcessorName) => topicName(PROCESSORS[name].topic);
+
+async function refuseWhileRunning(admin: Admin, names: ProcessorName[]): Promise<void> {
+  const { groups } = await admin.describeGroups(names.map((n) => groupId(n)));
+  const busy = groups.filter((g) => g.members.length > 0).map((g) => g.groupId);
+  if (busy.length > 0) throw new ConfigError([`stop the running processors first: ${busy.join(', ')} have members`]);
+}
+
+async function storedOffsets(db: Pool, name: ProcessorName): Promise<Offsets> {
+  const { rows } = await db.query<{ partition: number; next_offset: string }>(
+    'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
+    [name, topicOf(name)],
+  );
+  return new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
+}
+
+const asOffsets = (rows: { partition: number; offset: string }[]): Offsets =>
+  new Map(rows.map((r) => [r.partition, Number(r.offset)]));
+
+/** Per partition, the lowest offset of a raw event received at or after `from`. */
+async function earliestStored(db: Pool, from: Date): Promise<Offsets> {
+  const { rows } = await db.query<{ partition: number; offset: string }>(
+    'select kafka_partition as partition, min(kafka_offset) as offset from raw_events where received_at >= $1 group by 1',
+    [from],
+  );
+  return asOffsets(rows);
+}
+
+/** Empties the processor's tables and forgets its offsets: it re-reads from offset 0. */
+async function resetAll(db: Pool, name: ProcessorName): Promise<void> {
+  await db.query(`truncate ${PROCESSORS[name].tables.join(', ')}`);
+  await db.query('delete from processor_offsets where processor = $1 and topic = $2', [name, topicOf(name)]);
+  await db.query('delete from dead_letters where processor = $1', [name]);
+}
+
+/**
+ * Moves the processor's offsets back to the first event received at or after `from` and takes
+ * out what those events gave. The offsets move first, in a transaction of their own: should the
+ * reset stop half-way, every event not yet taken out is still stored and re-reading it changes
+ * nothing, so running the same command again (or the processors) finishes the job.
+ */
+async function resetFrom(
+  services: Services,
+  admin: Admin,
+  name: ProcessorName,
+  from: Date,
+  earliestStored: Offsets,
+): Promise<string> {
+  const { db } = services;
+  const topic = topicOf(name);
+  const byTime = asOffsets(await admin.fetchTopicOffsetsByTimestamp(topic, from.getTime()));
+  const rawDeleted = await inTransaction(db, async (client) => {
+    const { rows } = await client.query<{ partition: number; next_offset: string }>(
+      'select partition, next_offset from processor_offsets where processor = $1 and topic = $2 for update',
+      [name, topic],
+    );
+    const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
+    for (const [partition, next] of restartOffsets(stored, byTime, earliestStored)) {
+      await client.query(
+        'update processor_offsets set next_offset = $4, updated_at = now() where processor = $1 and topic = $2 and partition = $3',
+        [name, topic, partition, next],
+      );
+      await client.query(
+        'delete from dead_letters where processor = $1 and topic = $2 and partition = $3 and kafka_offset >= $4',
+        [name, topic, partition, next],
+      );
+    }
+    // raw_events is keyed by message id alone: the rows go with the offsets, in one transaction.
+    if (name !== 'raw-sink') return 0;
+    return (await client.query('delete from raw_events where received_at >= $1', [from])).rowCount ?? 0;
+  });
+  if (name === 'raw-sink') return `${name}: ${rawDeleted} raw events taken out`;
+  const reset = await resetAnalyticsFrom(db, from);
+  return `${name}: ${reset.events} events of ${reset.users} users taken out, ${reset.sessions} sessions re-split`;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const only = parseOnly(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const only = parseOnly(argv);
   if (only?.some((n) => !isSink(n)))
     throw new ConfigError([`--only: replay rebuilds ${Object.keys(PROCESSORS).join(', ')}`]);
   const names = only?.filter(isSink) ?? (Object.keys(PROCESSORS) as ProcessorName[]);
+  const fromMs = parseFrom(argv);
+  const from = fromMs === undefined ? undefined : new Date(fromMs);
   const services = connectServices(
     config,
     createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { service: 'replay' }),
@@ -24,34 +110,37 @@ async function main(): Promise<void> {
   const admin = services.kafka.admin();
   await admin.connect();
   try {
-    const { groups } = await admin.describeGroups(names.map((n) => groupId(n)));
-    const busy = groups.filter((g) => g.members.length > 0).map((g) => g.groupId);
-    if (busy.length > 0) throw new ConfigError([`stop the running processors first: ${busy.join(', ')} have members`]);
-
-    const ends = new Map<string, number>();
+    await refuseWhileRunning(admin, names);
+    // Read before the raw-sink's reset deletes these rows; one topic, so they hold for every processor.
+    const earliest = from === undefined ? new Map<number, number>() : await earliestStored(services.db, from);
     for (const name of names) {
-      const topic = topicName(PROCESSORS[name].topic);
-      const offsets = await admin.fetchTopicOffsets(topic);
+      if (from === undefined) await resetAll(services.db, name);
+      else console.error(await resetFrom(services, admin, name, from, earliest));
+    }
+    const ends = new Map<ProcessorName, Offsets>();
+    for (const name of names)
       ends.set(
         name,
-        offsets.reduce((sum, o) => sum + Number(o.high) - Number(o.low), 0),
+        asOffsets(
+          (await admin.fetchTopicOffsets(topicOf(name))).map((o) => ({ partition: o.partition, offset: o.high })),
+        ),
       );
-      await services.db.query(`truncate ${PROCESSORS[name].tables.join(', ')}`);
-      await services.db.query('delete from processor_offsets where processor = $1 and topic = $2', [name, topic]);
-      await services.db.query('delete from dead_letters where processor = $1', [name]);
-    }
-    const total = [...ends.values()].reduce((a, b) => a + b, 0);
-    console.error(`replaying ${total} messages into ${names.join(', ')}`);
+    const left = async () => {
+      let sum = 0;
+      for (const name of names) sum += remaining(ends.get(name)!, await storedOffsets(services.db, name));
+      return sum;
+    };
+    const total = await left();
+    console.error(
+      `replaying ${total} messages into ${names.join(', ')}${from ? ` (received from ${from.toISOString()})` : ''}`,
+    );
+    // A processor started during the reset would have skipped what is being rebuilt.
+    await refuseWhileRunning(admin, names);
 
     const started = Date.now();
     const running = await startProcessors(services, names);
     for (;;) {
-      const { rows } = await services.db.query<{ applied: number }>(
-        `select coalesce(sum(o.next_offset), 0)::bigint as applied from processor_offsets o
-         where o.processor = any($1) and o.topic = any($2)`,
-        [names, names.map((n) => topicName(PROCESSORS[n].topic))],
-      );
-      const applied = Number(rows[0]!.applied);
+      const applied = total - (await left());
       const seconds = (Date.now() - started) / 1000;
       console.error(`  ${applied}/${total} messages, ${Math.round(applied / Math.max(seconds, 0.001))}/s`);
       if (applied >= total) break;

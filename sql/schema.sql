@@ -549,6 +549,7 @@ create table webhook_deliveries (
   last_error text,
   created_at timestamp with time zone not null default now(),
   finished_at timestamp with time zone,
+  source_id text,
   constraint webhook_deliveries_pkey PRIMARY KEY (project_id, delivery_id),
   constraint webhook_deliveries_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
   constraint webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text]))),
@@ -556,6 +557,7 @@ create table webhook_deliveries (
 );
 CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_listing ON public.webhook_deliveries USING btree (project_id, created_at DESC);
+CREATE UNIQUE INDEX webhook_deliveries_source ON public.webhook_deliveries USING btree (project_id, source_id) WHERE (source_id IS NOT NULL);
 CREATE TRIGGER webhook_deliveries_due AFTER INSERT OR UPDATE OF status, next_attempt_at ON public.webhook_deliveries FOR EACH ROW WHEN ((new.status = 'pending'::text)) EXECUTE FUNCTION pi_on_delivery_due();
 
 create table webhook_subscriptions (
@@ -709,9 +711,11 @@ begin
                             'completed', jsonb_typeof(new.properties->'step_index') = 'number'
                                          and new.properties->'step_index' = new.properties->'total_steps')
   end;
-  insert into webhook_deliveries (project_id, delivery_id, target, event, user_id, payload)
+  insert into webhook_deliveries (project_id, delivery_id, target, event, user_id, payload, source_id)
   values (new.project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'integration', kind, new.user_id,
-          jsonb_build_object('event', kind, 'timestamp', pi_utc(new.occurred_at), 'properties', props, 'user_id', new.user_id));
+          jsonb_build_object('event', kind, 'timestamp', pi_utc(new.occurred_at), 'properties', props, 'user_id', new.user_id),
+          'raw:' || new.message_id)
+  on conflict (project_id, source_id) where source_id is not null do nothing;
   return null;
 end $function$;
 

@@ -123,6 +123,17 @@ describe('webhook events from live traffic: chats, walkthrough-progress, user.fr
     await post([chat, step]);
     await sender.drain();
     assert.equal(arrivals('/integration').length, 2);
+    // A replay of the raw-sink deletes and re-inserts the raw rows: still nothing new is queued.
+    await services().db.query(
+      `with gone as (delete from raw_events where project_id = $1 returning *) insert into raw_events select * from gone`,
+      [projectId],
+    );
+    await sender.drain();
+    assert.equal(
+      await count('select 1 from webhook_deliveries where project_id = $1 and target = $2', [projectId, 'integration']),
+      2,
+    );
+    assert.equal(arrivals('/integration').length, 2);
   });
 
   it('announces a rage-click episode as user.friction_detected with the documented fields', async () => {
