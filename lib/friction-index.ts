@@ -12,6 +12,21 @@ export interface FrictionTotals {
   idle_ms: number;
 }
 
+/** The facts a Friction Index is computed from, for code that sums them. */
+export const FRICTION_FACTS = [
+  'views',
+  'clicks',
+  'dead_clicks',
+  'rage_clicks',
+  'loop_views',
+  'backtracks',
+  'active_ms',
+  'idle_ms',
+] as const satisfies readonly (keyof FrictionTotals)[];
+
+export const noFriction = (): FrictionTotals =>
+  Object.fromEntries(FRICTION_FACTS.map((k) => [k, 0])) as unknown as FrictionTotals;
+
 export interface FrictionRates {
   dead_click: number;
   rage_click: number;

@@ -1,5 +1,5 @@
 import type { AnalyticsConfig } from './analytics-config.js';
-import { type FrictionTotals, frictionIndex } from './friction-index.js';
+import { FRICTION_FACTS, type FrictionTotals, frictionIndex, noFriction } from './friction-index.js';
 import { round } from './metrics.js';
 import { ELLIPSIS, OTHER } from './paths/core.js';
 
@@ -11,28 +11,6 @@ export interface HistoryEntry {
   friction_index: number;
 }
 
-const FACTS = [
-  'views',
-  'clicks',
-  'dead_clicks',
-  'rage_clicks',
-  'loop_views',
-  'backtracks',
-  'active_ms',
-  'idle_ms',
-] as const satisfies readonly (keyof FrictionTotals)[];
-
-const noFacts = (): FrictionTotals => ({
-  views: 0,
-  clicks: 0,
-  dead_clicks: 0,
-  rage_clicks: 0,
-  loop_views: 0,
-  backtracks: 0,
-  active_ms: 0,
-  idle_ms: 0,
-});
-
 /**
  * The Friction Index of each day the rows cover, oldest first: the rows of a day are summed
  * fact by fact before the index is taken (a ratio of sums, never a mean of indices).
@@ -40,8 +18,8 @@ const noFacts = (): FrictionTotals => ({
 export function dailyHistory(rows: PageDay[], weights: AnalyticsConfig['weights']): HistoryEntry[] {
   const byDay = new Map<string, FrictionTotals>();
   for (const row of rows) {
-    const sum = byDay.get(row.day) ?? noFacts();
-    for (const fact of FACTS) sum[fact] += row[fact];
+    const sum = byDay.get(row.day) ?? noFriction();
+    for (const fact of FRICTION_FACTS) sum[fact] += row[fact];
     byDay.set(row.day, sum);
   }
   return [...byDay]

@@ -1,5 +1,5 @@
 import { type Pool, type PoolClient, inTransaction } from '../db.js';
-import type { FrictionTotals } from '../friction-index.js';
+import { type FrictionTotals, noFriction } from '../friction-index.js';
 import type { Services } from '../services.js';
 import { type Attempt, ELLIPSIS, OTHER, type Workflow, attempts, mineWorkflows } from './core.js';
 import { type StepEvent, stepsOf } from './steps.js';
@@ -89,17 +89,7 @@ async function stepFriction(
   return new Map(totals.map((t) => [t.page, { ...t, common_issues: issues.get(t.page) ?? [] }]));
 }
 
-const NO_FRICTION = {
-  views: 0,
-  clicks: 0,
-  dead_clicks: 0,
-  rage_clicks: 0,
-  loop_views: 0,
-  backtracks: 0,
-  active_ms: 0,
-  idle_ms: 0,
-  common_issues: [] as string[],
-};
+const NO_FRICTION = { ...noFriction(), common_issues: [] as string[] };
 
 /** Replaces the goal's workflows and their steps. */
 async function storeGoal(
