@@ -191,21 +191,30 @@ export class ContributionDeltas {
       const columns: [string, string][] = [['project_id', 'uuid'], ...spec.keys, ...spec.values];
       const names = columns.map(([name]) => name);
       const keyNames = ['project_id', ...spec.keys.map(([name]) => name)];
-      await client.query(
-        `insert into ${spec.table} (${names.join(', ')})
-         select ${names.map((n) => `u.${n}`).join(', ')}
-         from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${names.join(', ')})
-         on conflict (${keyNames.join(', ')}) do update set
-           ${spec.values.map(([n]) => `${n} = ${spec.table}.${n} + excluded.${n}`).join(', ')}`,
+      const isZero = (alias: string) =>
+        spec.values
+          .map(([n, type]) => (type === dbl ? `abs(${alias}.${n}) < 1e-9` : `${alias}.${n} = 0`))
+          .join(' and ');
+      // The upsert says which rows it left at zero (rarely any): only those are looked up to delete.
+      const { rows: emptied } = await client.query<Record<string, string>>(
+        `with upserted as (
+           insert into ${spec.table} as t (${names.join(', ')})
+           select ${names.map((n) => `u.${n}`).join(', ')}
+           from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${names.join(', ')})
+           on conflict (${keyNames.join(', ')}) do update set
+             ${spec.values.map(([n]) => `${n} = t.${n} + excluded.${n}`).join(', ')}
+           returning t.*
+         )
+         select ${keyNames.map((n) => `t.${n}::text`).join(', ')} from upserted t where ${isZero('t')}`,
         columns.map(([name]) => rows.map((r) => r[name])),
       );
+      if (emptied.length === 0) continue;
       const keyColumns: [string, string][] = [['project_id', 'uuid'], ...spec.keys];
       await client.query(
         `delete from ${spec.table} t
          using unnest(${keyColumns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${keyNames.join(', ')})
-         where ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')}
-           and ${spec.values.map(([n, type]) => (type === dbl ? `abs(t.${n}) < 1e-9` : `t.${n} = 0`)).join(' and ')}`,
-        keyColumns.map(([name]) => rows.map((r) => r[name])),
+         where ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')} and ${isZero('t')}`,
+        keyColumns.map(([name]) => emptied.map((r) => r[name])),
       );
     }
   }

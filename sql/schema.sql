@@ -155,6 +155,7 @@ create table feature_users (
   first_use_source text,
   constraint feature_users_pkey PRIMARY KEY (project_id, feature, user_id)
 );
+CREATE INDEX feature_users_user ON public.feature_users USING btree (project_id, user_id);
 
 create table friction_alerts (
   project_id uuid not null,

@@ -100,11 +100,16 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
       (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
     );
     for (const t of users) {
-      let config = configs.get(t.projectId);
-      if (!config) configs.set(t.projectId, (config = await projectAnalyticsConfig(client, t.projectId)));
-      const { fresh, touchedFeatures } = await resessionize(client, t, config, deltas, writes);
-      for (const feature of touchedFeatures) features.push({ projectId: t.projectId, userId: t.userId, feature });
+      if (!configs.has(t.projectId)) configs.set(t.projectId, await projectAnalyticsConfig(client, t.projectId));
+    }
+    for (const { t, old, fresh } of await resessionize(client, users, configs)) {
+      for (const session of old) {
+        deltas.add(t.projectId, session.contribution, -1);
+        writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
+      }
       for (const c of fresh) {
+        deltas.add(t.projectId, c, 1);
+        writes.added.push({ projectId: t.projectId, userId: t.userId, c });
         for (const p of c.pages) {
           pageDays.set(`${t.projectId}\u0000${p.page}\u0000${c.day}`, {
             projectId: t.projectId,
@@ -113,13 +118,17 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
           });
         }
       }
+      const touchedFeatures = [...old.map((s) => s.contribution), ...fresh].flatMap((c) => c.features);
+      for (const feature of new Set(touchedFeatures.map((f) => f.feature))) {
+        features.push({ projectId: t.projectId, userId: t.userId, feature });
+      }
     }
     // Sessions and daily tables first: the refreshes below read them.
     await writeSessions(client, writes);
     await deltas.apply(client);
     await refreshFeatureUsers(client, features);
     await refreshUserMetrics(client, users, configs);
-    for (const pd of pageDays.values()) await raiseAlert(client, pd, configs.get(pd.projectId)!);
+    await raiseAlerts(client, [...pageDays.values()], configs);
     await recordFrictionEpisodes(client, writes.added, configs);
     await recordInterventions(
       client,
@@ -143,31 +152,41 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
  * One alert per page and day once the page's Friction Index that day reaches the threshold with
  * enough users affected. Alerts are moments, not state: a replay does not raise them again.
  */
-async function raiseAlert(
+async function raiseAlerts(
   client: PoolClient,
-  pd: { projectId: string; page: string; day: string },
-  config: AnalyticsConfig,
+  pageDays: { projectId: string; page: string; day: string }[],
+  configs: Map<string, AnalyticsConfig>,
 ) {
-  const { rows } = await client.query<FrictionTotals & { users: number }>(
-    `select p.views, p.clicks, p.dead_clicks, p.rage_clicks, p.loop_views, p.backtracks, p.active_ms, p.idle_ms,
-            (select count(*)::int from friction_page_users u where u.project_id = $1 and u.page = $2 and u.day = $3) as users
-     from friction_page_daily p where p.project_id = $1 and p.page = $2 and p.day = $3`,
-    [pd.projectId, pd.page, pd.day],
+  if (pageDays.length === 0) return;
+  const { rows } = await client.query<FrictionTotals & { i: number; users: number }>(
+    `select k.i, p.views, p.clicks, p.dead_clicks, p.rage_clicks, p.loop_views, p.backtracks, p.active_ms, p.idle_ms,
+            (select count(*)::int from friction_page_users u
+             where u.project_id = p.project_id and u.page = p.page and u.day = p.day) as users
+     from unnest($1::uuid[], $2::text[], $3::date[]) with ordinality as k(project_id, page, day, i)
+     join friction_page_daily p on p.project_id = k.project_id and p.page = k.page and p.day = k.day
+     order by k.i`,
+    [pageDays.map((pd) => pd.projectId), pageDays.map((pd) => pd.page), pageDays.map((pd) => pd.day)],
   );
-  const row = rows[0];
-  if (!row) return;
-  const index = frictionIndex(row, config.weights);
-  if (index < config.alerts.frictionIndex || row.users < config.alerts.minUsersAffected) return;
+  const alerts = rows.flatMap((row) => {
+    const pd = pageDays[row.i - 1]!;
+    const { alerts: threshold, weights } = configs.get(pd.projectId)!;
+    const index = frictionIndex(row, weights);
+    if (index < threshold.frictionIndex || row.users < threshold.minUsersAffected) return [];
+    const alertId = `fa_${crypto.createHash('sha256').update(`${pd.page}\u0000${pd.day}`).digest('hex').slice(0, 20)}`;
+    return [{ ...pd, alertId, index, users: row.users }];
+  });
+  if (alerts.length === 0) return;
   await client.query(
     `insert into friction_alerts (project_id, alert_id, page, day, friction_index, users_affected)
-     values ($1, $2, $3, $4, $5, $6) on conflict (project_id, page, day) do nothing`,
+     select * from unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::float8[], $6::int[])
+     on conflict (project_id, page, day) do nothing`,
     [
-      pd.projectId,
-      `fa_${crypto.createHash('sha256').update(`${pd.page}\u0000${pd.day}`).digest('hex').slice(0, 20)}`,
-      pd.page,
-      pd.day,
-      index,
-      row.users,
+      alerts.map((a) => a.projectId),
+      alerts.map((a) => a.alertId),
+      alerts.map((a) => a.page),
+      alerts.map((a) => a.day),
+      alerts.map((a) => a.index),
+      alerts.map((a) => a.users),
     ],
   );
 }
@@ -177,33 +196,59 @@ interface StoredSession {
   contribution: SessionContribution;
 }
 
-/** Re-splits the user's sessions around the new events; the daily-table changes go to `deltas`. */
+/** A touched user's time window: stored sessions within it are split again with the new events. */
+interface Window {
+  t: Touched;
+  gap: number;
+  lo: number;
+  hi: number;
+  old: (StoredSession & { started: number; ended: number })[];
+}
+
+/**
+ * Re-splits the touched users' sessions around their new events: each user's stored sessions
+ * (`old`) and the sessions their stored events now form (`fresh`). Reads all users of the batch
+ * with one statement per step, not per user.
+ */
 async function resessionize(
   client: PoolClient,
-  t: Touched,
-  config: AnalyticsConfig,
-  deltas: ContributionDeltas,
-  writes: SessionWrites,
-): Promise<{ fresh: SessionContribution[]; touchedFeatures: string[] }> {
-  const gap = config.session.gapMs;
+  users: Touched[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<{ t: Touched; old: StoredSession[]; fresh: SessionContribution[] }[]> {
+  const windows: Window[] = users.map((t) => {
+    const gap = configs.get(t.projectId)!.session.gapMs;
+    return { t, gap, lo: t.min, hi: t.max, old: [] };
+  });
   // The stored sessions within a gap of the new events, widened until stable: a session cut at
   // the 24 h limit is followed by its continuation less than a gap later, and a late event that
   // moves the cut must re-split the whole chain.
-  let [lo, hi] = [t.min, t.max];
-  let old: (StoredSession & { started: number; ended: number })[];
-  for (;;) {
-    ({ rows: old } = await client.query<StoredSession & { started: number; ended: number }>(
-      `select session_id, contribution,
-              (extract(epoch from started_at) * 1000)::bigint as started, (extract(epoch from ended_at) * 1000)::bigint as ended
-       from sessions where project_id = $1 and user_id = $2
-         and ended_at > to_timestamp($3 / 1000.0) and started_at < to_timestamp($4 / 1000.0)`,
-      [t.projectId, t.userId, lo - gap, hi + gap],
-    ));
-    const [wider, higher] = [Math.min(lo, ...old.map((s) => s.started)), Math.max(hi, ...old.map((s) => s.ended))];
-    if (wider === lo && higher === hi) break;
-    [lo, hi] = [wider, higher];
+  let pending = windows;
+  while (pending.length > 0) {
+    const { rows } = await client.query<StoredSession & { i: number; started: number; ended: number }>(
+      `select u.i, s.session_id, s.contribution,
+              (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended
+       from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
+       join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
+         and s.ended_at > to_timestamp(u.lo / 1000.0) and s.started_at < to_timestamp(u.hi / 1000.0)`,
+      [
+        pending.map((w) => w.t.projectId),
+        pending.map((w) => w.t.userId),
+        pending.map((w) => w.lo - w.gap),
+        pending.map((w) => w.hi + w.gap),
+      ],
+    );
+    for (const w of pending) w.old = [];
+    for (const { i, ...session } of rows) pending[i - 1]!.old.push(session);
+    pending = pending.filter((w) => {
+      const wider = Math.min(w.lo, ...w.old.map((s) => s.started));
+      const higher = Math.max(w.hi, ...w.old.map((s) => s.ended));
+      if (wider === w.lo && higher === w.hi) return false;
+      [w.lo, w.hi] = [wider, higher];
+      return true;
+    });
   }
   const { rows: stored } = await client.query<{
+    i: number;
     message_id: string;
     ts: number;
     rx: number;
@@ -211,35 +256,35 @@ async function resessionize(
     event: string;
     properties: Record<string, unknown>;
   }>(
-    `select message_id, (extract(epoch from occurred_at) * 1000)::bigint as ts,
-            (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, properties
-     from session_events where project_id = $1 and user_id = $2
-       and occurred_at between to_timestamp($3 / 1000.0) and to_timestamp($4 / 1000.0)`,
-    [t.projectId, t.userId, lo, hi],
+    `select u.i, e.message_id, (extract(epoch from e.occurred_at) * 1000)::bigint as ts,
+            (extract(epoch from e.received_at) * 1000)::bigint as rx, e.kafka_offset, e.event, e.properties
+     from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
+     join session_events e on e.project_id = u.project_id and e.user_id = u.user_id
+       and e.occurred_at between to_timestamp(u.lo / 1000.0) and to_timestamp(u.hi / 1000.0)`,
+    [
+      windows.map((w) => w.t.projectId),
+      windows.map((w) => w.t.userId),
+      windows.map((w) => w.lo),
+      windows.map((w) => w.hi),
+    ],
   );
-  const events: AnalyticsEvent[] = stored.map((e) => ({
-    message_id: e.message_id,
-    user_id: t.userId,
-    event: e.event,
-    timestamp: e.ts,
-    received_at: e.rx,
-    offset: e.kafka_offset,
-    properties: e.properties,
-  }));
-  const fresh = splitSessions(events, gap, config.session.maxMs).map((s) => sessionContribution(s, config));
-
-  for (const session of old) deltas.add(t.projectId, session.contribution, -1);
-  for (const session of old) writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
-  for (const c of fresh) {
-    deltas.add(t.projectId, c, 1);
-    writes.added.push({ projectId: t.projectId, userId: t.userId, c });
+  const events = windows.map((): AnalyticsEvent[] => []);
+  for (const e of stored) {
+    events[e.i - 1]!.push({
+      message_id: e.message_id,
+      user_id: windows[e.i - 1]!.t.userId,
+      event: e.event,
+      timestamp: e.ts,
+      received_at: e.rx,
+      offset: e.kafka_offset,
+      properties: e.properties,
+    });
   }
-  const features = [
-    ...new Set(
-      [...old.flatMap((s) => s.contribution.features), ...fresh.flatMap((c) => c.features)].map((f) => f.feature),
-    ),
-  ];
-  return { fresh, touchedFeatures: features };
+  return windows.map((w, i) => {
+    const config = configs.get(w.t.projectId)!;
+    const fresh = splitSessions(events[i]!, w.gap, config.session.maxMs).map((s) => sessionContribution(s, config));
+    return { t: w.t, old: w.old, fresh };
+  });
 }
 
 interface SessionWrites {
@@ -293,7 +338,10 @@ async function writeSessions(client: PoolClient, writes: SessionWrites): Promise
   );
 }
 
-/** First sighting / first use of each touched (user, feature), over all the user's sessions. */
+/**
+ * First sighting / first use of each touched (user, feature), over all the user's sessions. Each
+ * session's feature list is expanded once (materialized), not once per touched feature of its user.
+ */
 async function refreshFeatureUsers(
   client: PoolClient,
   pairs: { projectId: string; userId: string; feature: string }[],
@@ -306,15 +354,19 @@ async function refreshFeatureUsers(
     params,
   );
   await client.query(
-    `insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
+    `with f as materialized (
+       select s.project_id, s.user_id, s.session_id, f.value as facts
+       from (select distinct project_id, user_id from unnest($1::uuid[], $2::text[]) as p(project_id, user_id)) p
+       join sessions s on s.project_id = p.project_id and s.user_id = p.user_id
+       cross join lateral jsonb_array_elements(s.contribution->'features') f
+     )
+     insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
      select u.project_id, u.feature, u.user_id,
-            to_timestamp(min((f->>'first_seen_at')::bigint) / 1000.0),
-            to_timestamp(min((f->>'first_used_at')::bigint) / 1000.0),
-            (array_agg(f->>'first_use_source' order by (f->>'first_used_at')::bigint nulls last, s.session_id))[1]
+            to_timestamp(min((f.facts->>'first_seen_at')::bigint) / 1000.0),
+            to_timestamp(min((f.facts->>'first_used_at')::bigint) / 1000.0),
+            (array_agg(f.facts->>'first_use_source' order by (f.facts->>'first_used_at')::bigint nulls last, f.session_id))[1]
      from unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
-     join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
-     cross join lateral jsonb_array_elements(s.contribution->'features') f
-     where f->>'feature' = u.feature
+     join f on f.project_id = u.project_id and f.user_id = u.user_id and f.facts->>'feature' = u.feature
      group by u.project_id, u.user_id, u.feature`,
     params,
   );
