@@ -529,6 +529,7 @@ create table webhook_attempts (
   duration_ms integer,
   status integer,
   error text,
+  retry_in_ms integer,
   constraint webhook_attempts_pkey PRIMARY KEY (project_id, delivery_id, attempt),
   constraint webhook_attempts_project_id_delivery_id_fkey FOREIGN KEY (project_id, delivery_id) REFERENCES webhook_deliveries(project_id, delivery_id) ON DELETE CASCADE
 );

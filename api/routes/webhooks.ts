@@ -184,8 +184,9 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy): Route[] {
           duration_ms: number | null;
           status: number | null;
           error: string | null;
+          retry_in_ms: number | null;
         }>(
-          `select attempt, url, started_at, duration_ms, status, error from webhook_attempts
+          `select attempt, url, started_at, duration_ms, status, error, retry_in_ms from webhook_attempts
            where project_id = $1 and delivery_id = $2 order by attempt`,
           [projectId, id],
         );

@@ -127,9 +127,17 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
       'error' in outcome ? outcome.error.slice(0, 1000) : status !== null && status >= 300 ? `HTTP ${status}` : null;
     await inTransaction(db, async (client) => {
       await client.query(
-        `update webhook_attempts set duration_ms = $4, status = $5, error = $6
+        `update webhook_attempts set duration_ms = $4, status = $5, error = $6, retry_in_ms = $7
          where project_id = $1 and delivery_id = $2 and attempt = $3`,
-        [d.project_id, d.delivery_id, d.attempts, Date.now() - started, status, error],
+        [
+          d.project_id,
+          d.delivery_id,
+          d.attempts,
+          Date.now() - started,
+          status,
+          error,
+          step.kind === 'retry' ? step.delayMs : null,
+        ],
       );
       // Only while the claim is still ours: a lapsed lease may have passed it to another sender.
       await client.query(
