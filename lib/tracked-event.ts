@@ -46,3 +46,18 @@ export function toRecord(projectId: string, input: TrackedEventInput, receivedAt
     properties: JSON.stringify(input.properties ?? {}),
   };
 }
+
+/**
+ * The first record of each message id of a project, in the given (offset) order. A client retry
+ * can put a message and its repeat in one sink batch; inserting both in one statement would let
+ * the query plan (e.g. a hashed anti-join) decide which one stays, so the repeat is dropped first.
+ */
+export function firstOccurrences<T extends { project_id: string; message_id: string }>(records: T[]): T[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    const key = `${r.project_id}\u0000${r.message_id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,7 +1,7 @@
 import type { SessionContribution } from '../../lib/session-contribution.js';
 import crypto from 'node:crypto';
 import type { PoolClient } from '../../lib/db.js';
-import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import { type TrackedEventRecord, firstOccurrences } from '../../lib/tracked-event.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
@@ -45,7 +45,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     'user_metrics',
   ],
   async write(client, messages) {
-    const records = messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : []));
+    const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
     if (records.length === 0) return;
     await lockUsers(
       client,

@@ -1,4 +1,4 @@
-import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import { type TrackedEventRecord, firstOccurrences } from '../../lib/tracked-event.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { lockUsers } from '../../lib/user-data.js';
 import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
@@ -24,7 +24,9 @@ export const rawSink: PostgresSink<TrackedEventRecord> = {
   topic: 'events',
   tables: ['raw_events'],
   async write(client, messages) {
-    const rows = messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : []));
+    const rows = firstOccurrences(
+      messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : [])),
+    );
     if (rows.length === 0) return;
     await lockUsers(
       client,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_CLOCK_SKEW_MS, checkTimestamp, toRecord } from '../../lib/tracked-event.js';
+import { MAX_CLOCK_SKEW_MS, checkTimestamp, firstOccurrences, toRecord } from '../../lib/tracked-event.js';
 import { toColumns, toRawEventRow } from '../../processors/raw-sink/core.js';
 
 describe('tracked events', () => {
@@ -51,5 +51,15 @@ describe('tracked events', () => {
       ['m', 'n'],
       [41, 41],
     ]);
+  });
+});
+
+describe('firstOccurrences', () => {
+  it('keeps the first record of each message id of a project, in order', () => {
+    const r = (project_id: string, message_id: string, n: number) => ({ project_id, message_id, n });
+    assert.deepEqual(
+      firstOccurrences([r('p', 'a', 1), r('p', 'b', 2), r('p', 'a', 3), r('q', 'a', 4), r('p', 'b', 5)]),
+      [r('p', 'a', 1), r('p', 'b', 2), r('q', 'a', 4)],
+    );
   });
 });
