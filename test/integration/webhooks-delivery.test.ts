@@ -220,14 +220,17 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     await subscribe(receiver.url('/guarded'));
     const strict = await sender([]);
     await complete('u-guarded');
-    await strict.drain();
-    const { rows } = await services().db.query<{ error: string }>(
-      `select a.error from webhook_attempts a join webhook_deliveries d using (project_id, delivery_id)
-       join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
-       where s.url like '%/guarded'`,
-    );
+    // The sender's own wake-up may be the one making the attempt: wait for its outcome.
+    const error = await waitFor('the refused attempt', async () => {
+      const { rows } = await services().db.query<{ error: string | null }>(
+        `select a.error from webhook_attempts a join webhook_deliveries d using (project_id, delivery_id)
+         join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
+         where s.url like '%/guarded' and a.error is not null`,
+      );
+      return rows[0]?.error ?? undefined;
+    });
     assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
-    assert.match(rows[0]?.error ?? '', /private or loopback/);
+    assert.match(error, /private or loopback/);
     await strict.stop();
     senders.splice(senders.indexOf(strict), 1);
     await services().db.query(`delete from webhook_subscriptions where url like '%/guarded'`);
