@@ -3,6 +3,7 @@ import type { WarehouseCredentials } from '../../lib/export/credentials.js';
 import { queryBatches } from '../../lib/export/cursor.js';
 import { WAREHOUSE_TABLES, type WarehouseTableName } from '../../lib/export/warehouse-tables.js';
 import { type Cell, openWriter } from '../../lib/export/writer.js';
+import { periodicWorker } from '../../lib/notify.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
 
@@ -128,24 +129,18 @@ export async function runWarehouseExportPass(services: Services, keepGoing = () 
 }
 
 /** Picks up queued exports every config.pollIntervalMs until stopped. */
-export function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
+export async function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
-  const tick = () => {
-    pass = runWarehouseExportPass(services, () => !stopped)
-      .then(() => undefined)
-      .catch((err: unknown) => services.log.error({ err, component: 'warehouse-export' }, 'export pass failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, services.config.pollIntervalMs);
-      });
-  };
-  tick();
-  return Promise.resolve({
+  // A stop also ends a pass between two exports, rather than after every queued one.
+  const worker = await periodicWorker(
+    () => runWarehouseExportPass(services, () => !stopped),
+    services.config.pollIntervalMs,
+    services.log.child({ component: 'warehouse-export' }),
+  );
+  return {
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await pass;
+      await worker.stop();
     },
-  });
+  };
 }
