@@ -50,9 +50,17 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
   });
 
   // Each test's receiver is gone after it: so are its subscription and what was queued for it.
+  // A sender may be recording an attempt meanwhile: a deadlock between the two is retried.
   afterEach(async () => {
-    await services().db.query('delete from webhook_subscriptions where project_id = $1', [projectId]);
-    await services().db.query('delete from webhook_deliveries where project_id = $1', [projectId]);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await services().db.query('delete from webhook_subscriptions where project_id = $1', [projectId]);
+        await services().db.query('delete from webhook_deliveries where project_id = $1', [projectId]);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+      }
+    }
   });
 
   after(async () => {
