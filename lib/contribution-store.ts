@@ -138,6 +138,28 @@ const TABLES: AdditiveTable[] = [
     rows: (c) => c.features.map((f) => ({ ...f, day: c.day, user_id: c.user_id, sessions_visible: 1 })),
   },
   {
+    table: 'feature_daily',
+    keys: [
+      ['feature', 'text'],
+      ['day', 'date'],
+    ],
+    values: [
+      ['sessions_visible', int],
+      ['impressions', int],
+      ['uses', int],
+      ['empty_state_impressions', int],
+      ['data_volume_sum', dbl],
+      ['data_volume_n', int],
+    ],
+    rows: (c) => c.features.map((f) => ({ ...f, day: c.day, sessions_visible: 1 })),
+  },
+  {
+    table: 'project_daily',
+    keys: [['day', 'date']],
+    values: [['sessions', int]],
+    rows: (c) => [{ day: c.day, sessions: 1 }],
+  },
+  {
     table: 'event_context_daily',
     keys: [
       ['event', 'text'],

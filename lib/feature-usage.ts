@@ -15,44 +15,92 @@ export interface FeatureRow {
 }
 
 /**
- * Per-feature totals over a date range, optionally for one segment of users (a user property
- * equal to a value). Reads only the daily tables of the range.
+ * Per-feature totals over a date range, from tables sized by features × days: sums from
+ * feature_daily and project_daily, distinct users from the first edge of each user in the range
+ * (feature_reach, see migration 15).
  */
 export async function featureTotals(
   db: Pool,
   projectId: string,
   range: { start: string; end: string },
-  seg: { key: string; value: string } | undefined,
   feature: string | null,
 ): Promise<FeatureRow[]> {
   const { rows } = await db.query<FeatureRow>(
+    `with totals as (
+       select feature, sum(sessions_visible)::int as sessions_visible, sum(impressions)::int as impressions,
+              sum(empty_state_impressions)::int as empty_state_impressions, sum(data_volume_sum)::float8 as dv_sum,
+              sum(data_volume_n)::int as dv_n
+       from feature_daily
+       where project_id = $1 and day between $2 and $3 and ($4::text is null or feature = $4)
+       group by feature
+     ),
+     reach as (
+       select feature, (sum(users) filter (where kind = 'seen'))::int as users_saw,
+              (sum(users) filter (where kind = 'used'))::int as users_used,
+              sum(discovered) filter (where kind = 'used') as discovered,
+              sum(discovery_ms) filter (where kind = 'used') as discovery_ms
+       from feature_reach
+       where project_id = $1 and day between $2 and $3 and prev_day < $2 and ($4::text is null or feature = $4)
+       group by feature
+     )
+     select t.feature, t.sessions_visible, coalesce(r.users_saw, 0) as users_saw, coalesce(r.users_used, 0) as users_used,
+            t.impressions, t.empty_state_impressions, t.dv_sum, t.dv_n,
+            (select coalesce(sum(sessions), 0)::int from project_daily
+             where project_id = $1 and day between $2 and $3) as sessions,
+            (r.discovery_ms / nullif(r.discovered, 0) / 86400000.0)::float8 as avg_days
+     from totals t left join reach r using (feature)
+     order by t.feature`,
+    [projectId, range.start, range.end, feature],
+  );
+  return rows;
+}
+
+/**
+ * The same totals for the users whose current property `key` equals one of `values`, one row per
+ * value and feature. Segments are arbitrary user properties, so these read the members' per-user
+ * rows (indexed by user): their cost grows with the segments' users, not with the project's.
+ */
+export async function segmentFeatureTotals(
+  db: Pool,
+  projectId: string,
+  range: { start: string; end: string },
+  key: string,
+  values: string[],
+  feature: string | null,
+): Promise<(FeatureRow & { segment: string })[]> {
+  const { rows } = await db.query<FeatureRow & { segment: string }>(
     `with members as (
-       select user_id from users where project_id = $1 and $4::text is not null and properties->>$4 = $5
+       select user_id, properties->>$4 as segment from users
+       where project_id = $1 and properties->>$4 = any ($5::text[])
      ),
      total as (
-       select coalesce(sum(sessions), 0)::int as n from user_daily
-       where project_id = $1 and day between $2 and $3 and ($4::text is null or user_id in (select user_id from members))
+       select m.segment, sum(d.sessions)::int as n
+       from members m join user_daily d on d.project_id = $1 and d.user_id = m.user_id and d.day between $2 and $3
+       group by m.segment
      ),
      usage as (
-       select feature, user_id, sum(sessions_visible) as sv, sum(impressions) as imp, sum(uses) as uses,
-              sum(empty_state_impressions) as esi, sum(data_volume_sum) as dvs, sum(data_volume_n) as dvn
-       from feature_user_daily
-       where project_id = $1 and day between $2 and $3 and ($6::text is null or feature = $6)
-         and ($4::text is null or user_id in (select user_id from members))
-       group by feature, user_id
+       select m.segment, f.feature, f.user_id, sum(f.sessions_visible) as sv, sum(f.impressions) as imp,
+              sum(f.uses) as uses, sum(f.empty_state_impressions) as esi, sum(f.data_volume_sum) as dvs,
+              sum(f.data_volume_n) as dvn
+       from members m
+       join feature_user_daily f on f.project_id = $1 and f.user_id = m.user_id and f.day between $2 and $3
+       where $6::text is null or f.feature = $6
+       group by m.segment, f.feature, f.user_id
      )
-     select u.feature, sum(sv)::int as sessions_visible, count(*)::int as users_saw,
+     select u.segment, u.feature, sum(sv)::int as sessions_visible, count(*)::int as users_saw,
             (count(*) filter (where uses > 0))::int as users_used, sum(imp)::int as impressions,
             sum(esi)::int as empty_state_impressions, sum(dvs)::float8 as dv_sum, sum(dvn)::int as dv_n,
-            (select n from total) as sessions,
-            avg(extract(epoch from fu.first_used_at - m.first_seen_at) / 86400.0)
-              filter (where u.uses > 0 and fu.first_used_at is not null)::float8 as avg_days
+            coalesce(min(t.n), 0) as sessions,
+            (sum(feature_discovery_ms(fu.first_used_at, m.first_seen_at)) filter (where u.uses > 0)
+              / nullif(count(feature_discovery_ms(fu.first_used_at, m.first_seen_at)) filter (where u.uses > 0), 0)
+              / 86400000.0)::float8 as avg_days
      from usage u
+     left join total t on t.segment = u.segment
      left join feature_users fu on fu.project_id = $1 and fu.feature = u.feature and fu.user_id = u.user_id
      left join user_metrics m on m.project_id = $1 and m.user_id = u.user_id
-     group by u.feature
-     order by u.feature`,
-    [projectId, range.start, range.end, seg?.key ?? null, seg?.value ?? null, feature],
+     group by u.segment, u.feature
+     order by u.segment, u.feature`,
+    [projectId, range.start, range.end, key, values, feature],
   );
   return rows;
 }

@@ -131,6 +131,42 @@ create table event_context_daily (
   constraint event_context_daily_pkey PRIMARY KEY (project_id, event, context, day)
 );
 
+create table feature_daily (
+  project_id uuid not null,
+  feature text not null,
+  day date not null,
+  sessions_visible integer not null default 0,
+  impressions integer not null default 0,
+  uses integer not null default 0,
+  empty_state_impressions integer not null default 0,
+  data_volume_sum double precision not null default 0,
+  data_volume_n integer not null default 0,
+  constraint feature_daily_pkey PRIMARY KEY (project_id, feature, day)
+);
+CREATE INDEX feature_daily_day ON public.feature_daily USING btree (project_id, day);
+
+create table feature_discovery (
+  project_id uuid not null,
+  feature text not null,
+  method text not null,
+  users integer not null,
+  constraint feature_discovery_pkey PRIMARY KEY (project_id, feature, method)
+);
+
+create table feature_reach (
+  project_id uuid not null,
+  feature text not null,
+  kind text not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  discovered integer not null default 0,
+  discovery_ms bigint not null default 0,
+  constraint feature_reach_kind_check CHECK ((kind = ANY (ARRAY['seen'::text, 'used'::text]))),
+  constraint feature_reach_pkey PRIMARY KEY (project_id, feature, kind, day, prev_day)
+);
+CREATE INDEX feature_reach_day ON public.feature_reach USING btree (project_id, day);
+
 create table feature_user_daily (
   project_id uuid not null,
   feature text not null,
@@ -142,9 +178,11 @@ create table feature_user_daily (
   empty_state_impressions integer not null default 0,
   data_volume_sum double precision not null default 0,
   data_volume_n integer not null default 0,
-  constraint feature_user_daily_pkey PRIMARY KEY (project_id, feature, day, user_id)
+  constraint feature_user_daily_pkey PRIMARY KEY (project_id, feature, user_id, day)
 );
 CREATE INDEX feature_user_daily_day ON public.feature_user_daily USING btree (project_id, day);
+CREATE INDEX feature_user_daily_user ON public.feature_user_daily USING btree (project_id, user_id);
+CREATE TRIGGER feature_user_daily_answers BEFORE INSERT OR DELETE OR UPDATE ON public.feature_user_daily FOR EACH ROW EXECUTE FUNCTION feature_user_daily_answers();
 
 create table feature_users (
   project_id uuid not null,
@@ -156,6 +194,7 @@ create table feature_users (
   constraint feature_users_pkey PRIMARY KEY (project_id, feature, user_id)
 );
 CREATE INDEX feature_users_user ON public.feature_users USING btree (project_id, user_id);
+CREATE TRIGGER feature_users_answers AFTER INSERT OR DELETE OR UPDATE ON public.feature_users FOR EACH ROW EXECUTE FUNCTION feature_users_answers();
 
 create table friction_alerts (
   project_id uuid not null,
@@ -344,6 +383,13 @@ create table processor_offsets (
   constraint processor_offsets_pkey PRIMARY KEY (processor, topic, partition)
 );
 
+create table project_daily (
+  project_id uuid not null,
+  day date not null,
+  sessions integer not null default 0,
+  constraint project_daily_pkey PRIMARY KEY (project_id, day)
+);
+
 create table projects (
   project_id uuid not null default gen_random_uuid(),
   name text not null,
@@ -452,6 +498,14 @@ create table sessions (
 );
 CREATE INDEX sessions_user_time ON public.sessions USING btree (project_id, user_id, started_at);
 
+create table tenure_sessions (
+  project_id uuid not null,
+  feature text not null,
+  first_week integer not null default 0,
+  month_2_plus integer not null default 0,
+  constraint tenure_sessions_pkey PRIMARY KEY (project_id, feature)
+);
+
 create table user_daily (
   project_id uuid not null,
   user_id text not null,
@@ -462,6 +516,7 @@ create table user_daily (
   constraint user_daily_pkey PRIMARY KEY (project_id, user_id, day)
 );
 CREATE INDEX user_daily_day ON public.user_daily USING btree (project_id, day);
+CREATE TRIGGER user_daily_tenure AFTER INSERT OR DELETE OR UPDATE ON public.user_daily FOR EACH ROW EXECUTE FUNCTION user_daily_tenure();
 
 create table user_friction (
   project_id uuid not null,
@@ -490,6 +545,7 @@ create table user_metrics (
   last_seen_at timestamp with time zone,
   constraint user_metrics_pkey PRIMARY KEY (project_id, user_id)
 );
+CREATE TRIGGER user_metrics_first_seen AFTER INSERT OR DELETE OR UPDATE OF first_seen_at ON public.user_metrics FOR EACH ROW EXECUTE FUNCTION user_metrics_first_seen();
 
 create table users (
   project_id uuid not null,
@@ -632,6 +688,145 @@ create table workflows (
 );
 CREATE INDEX workflows_goal ON public.workflows USING btree (project_id, goal, rank);
 
+CREATE OR REPLACE FUNCTION public.feature_discovery_ms(first_used_at timestamp with time zone, first_seen_at timestamp with time zone)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select round(extract(epoch from first_used_at - first_seen_at) * 1000)::bigint
+$function$;
+
+CREATE OR REPLACE FUNCTION public.feature_reach_add(p uuid, f text, k text, d date, prev date, n integer, disc integer, ms bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  left_users integer;
+begin
+  insert into feature_reach as r (project_id, feature, kind, day, prev_day, users, discovered, discovery_ms)
+  values (p, f, k, d, coalesce(prev, '-infinity'), n, disc, ms)
+  on conflict (project_id, feature, kind, day, prev_day) do update
+    set users = r.users + excluded.users, discovered = r.discovered + excluded.discovered,
+        discovery_ms = r.discovery_ms + excluded.discovery_ms
+  returning r.users into left_users;
+  if left_users = 0 then
+    delete from feature_reach
+    where project_id = p and feature = f and kind = k and day = d and prev_day = coalesce(prev, '-infinity');
+  end if;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.feature_reach_link(p uuid, f text, u text, k text, d date, sign integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  prev date;
+  nxt date;
+  ms bigint;
+  disc integer := 0;
+begin
+  select max(day) into prev from feature_user_daily
+  where project_id = p and feature = f and user_id = u and day < d and (k = 'seen' or uses > 0);
+  select min(day) into nxt from feature_user_daily
+  where project_id = p and feature = f and user_id = u and day > d and (k = 'seen' or uses > 0);
+  if k = 'used' then
+    select feature_discovery_ms(fu.first_used_at, m.first_seen_at) into ms
+    from feature_users fu join user_metrics m on m.project_id = fu.project_id and m.user_id = fu.user_id
+    where fu.project_id = p and fu.feature = f and fu.user_id = u;
+    if ms is not null then disc := 1; end if;
+  end if;
+  ms := coalesce(ms, 0);
+  perform feature_reach_add(p, f, k, d, prev, sign, sign * disc, sign * ms);
+  if nxt is not null then
+    perform feature_reach_add(p, f, k, nxt, prev, -sign, -sign * disc, -sign * ms);
+    perform feature_reach_add(p, f, k, nxt, d, sign, sign * disc, sign * ms);
+  end if;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.feature_reach_revalue(p uuid, f text, u text, old_ms bigint, new_ms bigint)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if old_ms is not distinct from new_ms then return; end if;
+  update feature_reach r
+  set discovered = r.discovered + (new_ms is not null)::int - (old_ms is not null)::int,
+      discovery_ms = r.discovery_ms + coalesce(new_ms, 0) - coalesce(old_ms, 0)
+  from (select day, coalesce(lag(day) over (order by day), '-infinity') as prev_day
+        from feature_user_daily
+        where project_id = p and feature = f and user_id = u and uses > 0) e
+  where r.project_id = p and r.feature = f and r.kind = 'used' and r.day = e.day and r.prev_day = e.prev_day;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.feature_user_daily_answers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    -- insert … on conflict fires this before finding the conflict: the update trigger then follows.
+    if exists (select 1 from feature_user_daily
+               where project_id = new.project_id and feature = new.feature and user_id = new.user_id and day = new.day) then
+      return new;
+    end if;
+    perform feature_reach_link(new.project_id, new.feature, new.user_id, 'seen', new.day, 1);
+    if new.uses > 0 then
+      perform feature_reach_link(new.project_id, new.feature, new.user_id, 'used', new.day, 1);
+    end if;
+    perform tenure_sessions_count(new.project_id, new.feature, new.user_id, new.day, new.sessions_visible);
+    return new;
+  elsif tg_op = 'DELETE' then
+    perform feature_reach_link(old.project_id, old.feature, old.user_id, 'seen', old.day, -1);
+    if old.uses > 0 then
+      perform feature_reach_link(old.project_id, old.feature, old.user_id, 'used', old.day, -1);
+    end if;
+    perform tenure_sessions_count(old.project_id, old.feature, old.user_id, old.day, -old.sessions_visible);
+    return old;
+  end if;
+  if (old.uses > 0) <> (new.uses > 0) then
+    perform feature_reach_link(new.project_id, new.feature, new.user_id, 'used', new.day,
+                               case when new.uses > 0 then 1 else -1 end);
+  end if;
+  perform tenure_sessions_count(new.project_id, new.feature, new.user_id, new.day,
+                                new.sessions_visible - old.sessions_visible);
+  return new;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.feature_users_answers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  fs timestamptz;
+begin
+  select first_seen_at into fs from user_metrics
+  where project_id = coalesce(new.project_id, old.project_id) and user_id = coalesce(new.user_id, old.user_id);
+  if tg_op in ('UPDATE', 'DELETE') and old.first_used_at is not null then
+    insert into feature_discovery as d (project_id, feature, method, users)
+    values (old.project_id, old.feature, coalesce(old.first_use_source, ''), -1)
+    on conflict (project_id, feature, method) do update set users = d.users - 1;
+    delete from feature_discovery
+    where project_id = old.project_id and feature = old.feature and method = coalesce(old.first_use_source, '')
+      and users = 0;
+  end if;
+  if tg_op in ('UPDATE', 'INSERT') and new.first_used_at is not null then
+    insert into feature_discovery as d (project_id, feature, method, users)
+    values (new.project_id, new.feature, coalesce(new.first_use_source, ''), 1)
+    on conflict (project_id, feature, method) do update set users = d.users + 1;
+  end if;
+  if tg_op = 'INSERT' then
+    perform feature_reach_revalue(new.project_id, new.feature, new.user_id, null,
+                                  feature_discovery_ms(new.first_used_at, fs));
+  elsif tg_op = 'DELETE' then
+    perform feature_reach_revalue(old.project_id, old.feature, old.user_id,
+                                  feature_discovery_ms(old.first_used_at, fs), null);
+  else
+    perform feature_reach_revalue(new.project_id, new.feature, new.user_id,
+                                  feature_discovery_ms(old.first_used_at, fs), feature_discovery_ms(new.first_used_at, fs));
+  end if;
+  return null;
+end $function$;
+
 CREATE OR REPLACE FUNCTION public.pi_enqueue_subscribed(p_project uuid, p_event text, p_user text, p_data jsonb)
  RETURNS void
  LANGUAGE sql
@@ -758,3 +953,93 @@ CREATE OR REPLACE FUNCTION public.pi_utc(t timestamp with time zone)
 AS $function$
   select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 $function$;
+
+CREATE OR REPLACE FUNCTION public.tenure_bucket(d date, first_seen_at timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case when d - (first_seen_at at time zone 'utc')::date < 7 then 'first_week'
+              when d - (first_seen_at at time zone 'utc')::date >= 30 then 'month_2_plus' end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.tenure_sessions_add(p uuid, f text, first_week integer, month_2_plus integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  fw integer;
+  m2 integer;
+begin
+  if first_week = 0 and month_2_plus = 0 then return; end if;
+  insert into tenure_sessions as t (project_id, feature, first_week, month_2_plus)
+  values (p, f, first_week, month_2_plus)
+  on conflict (project_id, feature) do update
+    set first_week = t.first_week + excluded.first_week, month_2_plus = t.month_2_plus + excluded.month_2_plus
+  returning t.first_week, t.month_2_plus into fw, m2;
+  if fw = 0 and m2 = 0 then
+    delete from tenure_sessions where project_id = p and feature = f;
+  end if;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.tenure_sessions_count(p uuid, f text, u text, d date, n integer)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  bucket text;
+begin
+  if n = 0 then return; end if;
+  select tenure_bucket(d, first_seen_at) into bucket from user_metrics where project_id = p and user_id = u;
+  perform tenure_sessions_add(p, f, case when bucket = 'first_week' then n else 0 end,
+                              case when bucket = 'month_2_plus' then n else 0 end);
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.user_daily_tenure()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    perform tenure_sessions_count(new.project_id, '', new.user_id, new.day, new.sessions);
+  elsif tg_op = 'DELETE' then
+    perform tenure_sessions_count(old.project_id, '', old.user_id, old.day, -old.sessions);
+  else
+    perform tenure_sessions_count(new.project_id, '', new.user_id, new.day, new.sessions - old.sessions);
+  end if;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.user_metrics_first_seen()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  p uuid := coalesce(new.project_id, old.project_id);
+  u text := coalesce(new.user_id, old.user_id);
+  old_fs timestamptz;
+  new_fs timestamptz;
+  r record;
+begin
+  if tg_op in ('UPDATE', 'DELETE') then old_fs := old.first_seen_at; end if;
+  if tg_op in ('UPDATE', 'INSERT') then new_fs := new.first_seen_at; end if;
+  if old_fs is not distinct from new_fs then return null; end if;
+  for r in select feature, first_used_at from feature_users where project_id = p and user_id = u and first_used_at is not null loop
+    perform feature_reach_revalue(p, r.feature, u, feature_discovery_ms(r.first_used_at, old_fs),
+                                  feature_discovery_ms(r.first_used_at, new_fs));
+  end loop;
+  for r in
+    select '' as feature,
+           sum(sessions * ((tenure_bucket(day, new_fs) is not distinct from 'first_week')::int - (tenure_bucket(day, old_fs) is not distinct from 'first_week')::int)) as fw,
+           sum(sessions * ((tenure_bucket(day, new_fs) is not distinct from 'month_2_plus')::int - (tenure_bucket(day, old_fs) is not distinct from 'month_2_plus')::int)) as m2
+    from user_daily where project_id = p and user_id = u
+    union all
+    select feature,
+           sum(sessions_visible * ((tenure_bucket(day, new_fs) is not distinct from 'first_week')::int - (tenure_bucket(day, old_fs) is not distinct from 'first_week')::int)),
+           sum(sessions_visible * ((tenure_bucket(day, new_fs) is not distinct from 'month_2_plus')::int - (tenure_bucket(day, old_fs) is not distinct from 'month_2_plus')::int))
+    from feature_user_daily where project_id = p and user_id = u group by feature
+  loop
+    perform tenure_sessions_add(p, r.feature, coalesce(r.fw, 0)::int, coalesce(r.m2, 0)::int);
+  end loop;
+  return null;
+end $function$;

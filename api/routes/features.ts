@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { featureTotals, metricsOf } from '../../lib/feature-usage.js';
+import { featureTotals, metricsOf, segmentFeatureTotals } from '../../lib/feature-usage.js';
 import { quadrant, round, visibilityRate } from '../../lib/metrics.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
@@ -36,7 +36,9 @@ export function featureRoutes(db: Pool): Route[] {
         const seg = segment(ctx);
         const withContext = booleanParam(ctx, 'include_context', true);
         const config = await projectAnalyticsConfig(db, projectId);
-        const rows = await featureTotals(db, projectId, range, seg, null);
+        const rows = seg
+          ? await segmentFeatureTotals(db, projectId, range, seg.key, [seg.value], null)
+          : await featureTotals(db, projectId, range, null);
         ctx.body = {
           features: rows.map((row) => {
             const m = metricsOf(row);
@@ -93,53 +95,50 @@ async function featureDetail(db: Pool, ctx: Context) {
   const name = pathParam(ctx, 'feature_name');
   const range = dateRange(ctx);
   const segmentBy = stringParam(ctx, 'segment_by') ?? 'plan';
-  const { rows: known } = await db.query<{ n: number }>(
-    'select count(*)::int as n from feature_users where project_id = $1 and feature = $2',
+  const { rows: known } = await db.query<{ known: boolean }>(
+    'select exists (select 1 from feature_users where project_id = $1 and feature = $2) as known',
     [projectId, name],
   );
-  if (known[0]!.n === 0) throw notFound('feature');
-  const [row] = await featureTotals(db, projectId, range, undefined, name);
+  if (!known[0]!.known) throw notFound('feature');
+  const [row] = await featureTotals(db, projectId, range, name);
   const m = row ? metricsOf(row) : { vr: 0, ec: 0, days: 0, dgs: 0 };
 
-  // Visibility by the user's tenure on the day of the session (all time).
-  const { rows: tenure } = await db.query<{ fw_s: number; fw_v: number; m2_s: number; m2_v: number }>(
-    `with days as (
-       select d.user_id, d.day, d.sessions, (d.day - (m.first_seen_at at time zone 'utc')::date) as age
-       from user_daily d join user_metrics m on m.project_id = d.project_id and m.user_id = d.user_id
-       where d.project_id = $1
-     )
-     select coalesce(sum(days.sessions) filter (where age < 7), 0)::int as fw_s,
-            coalesce(sum(f.sessions_visible) filter (where age < 7), 0)::int as fw_v,
-            coalesce(sum(days.sessions) filter (where age >= 30), 0)::int as m2_s,
-            coalesce(sum(f.sessions_visible) filter (where age >= 30), 0)::int as m2_v
-     from days left join feature_user_daily f
-       on f.project_id = $1 and f.feature = $2 and f.user_id = days.user_id and f.day = days.day`,
+  // Visibility by the user's tenure on the day of the session (all time); '' holds all sessions.
+  const { rows: tenure } = await db.query<{ feature: string; first_week: number; month_2_plus: number }>(
+    `select feature, first_week, month_2_plus from tenure_sessions where project_id = $1 and feature in ('', $2)`,
     [projectId, name],
   );
-  const t = tenure[0]!;
-  const { rows: methods } = await db.query<{ source: string; n: number }>(
-    `select first_use_source as source, count(*)::int as n from feature_users
-     where project_id = $1 and feature = $2 and first_used_at is not null group by first_use_source`,
+  const sessions = tenure.find((t) => t.feature === '');
+  const visible = tenure.find((t) => t.feature === name);
+  const { rows: methods } = await db.query<{ method: string; users: number }>(
+    'select method, users from feature_discovery where project_id = $1 and feature = $2',
     [projectId, name],
   );
-  const discovered = methods.reduce((s, r) => s + r.n, 0);
+  const discovered = methods.reduce((s, r) => s + r.users, 0);
   const share = (method: string) =>
-    round(discovered > 0 ? (methods.find((r) => r.source === method)?.n ?? 0) / discovered : 0);
+    round(discovered > 0 ? (methods.find((r) => r.method === method)?.users ?? 0) / discovered : 0);
 
   const { rows: values } = await db.query<{ value: string }>(
     `select distinct properties->>$2 as value from users where project_id = $1 and properties ? $2 order by 1 limit 50`,
     [projectId, segmentBy],
   );
-  const segmented = [];
-  for (const { value } of values) {
-    const [s] = await featureTotals(db, projectId, range, { key: segmentBy, value }, name);
+  const bySegment = await segmentFeatureTotals(
+    db,
+    projectId,
+    range,
+    segmentBy,
+    values.map((v) => v.value),
+    name,
+  );
+  const segmented = values.map(({ value }) => {
+    const s = bySegment.find((r) => r.segment === value);
     const sm = s ? metricsOf(s) : { vr: 0, ec: 0 };
-    segmented.push({
+    return {
       segment: `${segmentBy}:${value}`,
       visibility_rate: round(sm.vr),
       engagement_conversion: round(sm.ec),
-    });
-  }
+    };
+  });
   return {
     name,
     metrics: {
@@ -148,8 +147,8 @@ async function featureDetail(db: Pool, ctx: Context) {
       discovery_gap_score: round(m.dgs),
     },
     usage_patterns: {
-      first_week_vr: round(visibilityRate(t.fw_v, t.fw_s)),
-      month_2_plus_vr: round(visibilityRate(t.m2_v, t.m2_s)),
+      first_week_vr: round(visibilityRate(visible?.first_week ?? 0, sessions?.first_week ?? 0)),
+      month_2_plus_vr: round(visibilityRate(visible?.month_2_plus ?? 0, sessions?.month_2_plus ?? 0)),
       avg_days_to_discovery: round(m.days),
     },
     discovery_methods: {

@@ -101,7 +101,7 @@ export async function gatherReport(
     return { ...heading, type: 'workflows', goals: await gatherWorkflows(db, projectId) };
   const config = await projectAnalyticsConfig(db, projectId);
   if (report.type === 'feature_intelligence') {
-    const rows = await featureTotals(db, projectId, period, undefined, null);
+    const rows = await featureTotals(db, projectId, period, null);
     const features = rows.map((row): FeatureLine => {
       const m = metricsOf(row);
       return {

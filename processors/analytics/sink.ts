@@ -43,6 +43,11 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     'feature_users',
     'event_context_daily',
     'user_metrics',
+    'feature_daily',
+    'project_daily',
+    'feature_reach',
+    'tenure_sessions',
+    'feature_discovery',
   ],
   async write(client, messages) {
     const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
@@ -341,6 +346,8 @@ async function writeSessions(client: PoolClient, writes: SessionWrites): Promise
 /**
  * First sighting / first use of each touched (user, feature), over all the user's sessions. Each
  * session's feature list is expanded once (materialized), not once per touched feature of its user.
+ * Rows are changed only where the values differ (their triggers re-count discovery), and removed
+ * for pairs no session holds any more.
  */
 async function refreshFeatureUsers(
   client: PoolClient,
@@ -350,7 +357,9 @@ async function refreshFeatureUsers(
   const params = [pairs.map((p) => p.projectId), pairs.map((p) => p.userId), pairs.map((p) => p.feature)];
   await client.query(
     `delete from feature_users f using unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
-     where f.project_id = u.project_id and f.user_id = u.user_id and f.feature = u.feature`,
+     where f.project_id = u.project_id and f.user_id = u.user_id and f.feature = u.feature
+       and not exists (select 1 from feature_user_daily d
+                       where d.project_id = u.project_id and d.feature = u.feature and d.user_id = u.user_id)`,
     params,
   );
   await client.query(
@@ -360,14 +369,19 @@ async function refreshFeatureUsers(
        join sessions s on s.project_id = p.project_id and s.user_id = p.user_id
        cross join lateral jsonb_array_elements(s.contribution->'features') f
      )
-     insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
+     insert into feature_users as t (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
      select u.project_id, u.feature, u.user_id,
             to_timestamp(min((f.facts->>'first_seen_at')::bigint) / 1000.0),
             to_timestamp(min((f.facts->>'first_used_at')::bigint) / 1000.0),
             (array_agg(f.facts->>'first_use_source' order by (f.facts->>'first_used_at')::bigint nulls last, f.session_id))[1]
      from unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
      join f on f.project_id = u.project_id and f.user_id = u.user_id and f.facts->>'feature' = u.feature
-     group by u.project_id, u.user_id, u.feature`,
+     group by u.project_id, u.user_id, u.feature
+     on conflict (project_id, feature, user_id) do update
+       set first_seen_at = excluded.first_seen_at, first_used_at = excluded.first_used_at,
+           first_use_source = excluded.first_use_source
+       where (t.first_seen_at, t.first_used_at, t.first_use_source)
+             is distinct from (excluded.first_seen_at, excluded.first_used_at, excluded.first_use_source)`,
     params,
   );
 }

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { inTransaction } from '../../lib/db.js';
+import { featureTotals, segmentFeatureTotals } from '../../lib/feature-usage.js';
+import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import { eraseUser } from '../../lib/user-data.js';
+import { analyticsSink } from '../../processors/analytics/sink.js';
+import { closeServices, newProject, services } from './helpers.js';
+
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 8, 1);
+const FEATURES = ['export', 'filters', 'share'];
+const SOURCES = ['browsing', 'tooltip', 'docs', 'shortcut'];
+
+/** Deterministic pseudo-random numbers (mulberry32): the scenario is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Users visiting on scattered days over 60 days, seeing features and sometimes using them. */
+function scenario(projectId: string, seed: number): TrackedEventRecord[] {
+  const rnd = random(seed);
+  const events: TrackedEventRecord[] = [];
+  for (let u = 0; u < 14; u++) {
+    for (let day = 0; day < 60; day++) {
+      if (rnd() > 0.3) continue;
+      let t = START + day * DAY + Math.floor(rnd() * 20) * 3_600_000;
+      const push = (event: string, properties: Record<string, unknown>) => {
+        t += 1000 + Math.floor(rnd() * 20_000);
+        events.push({
+          project_id: projectId,
+          message_id: `m-${u}-${events.length}`,
+          user_id: `u${u}`,
+          event,
+          timestamp: t,
+          received_at: t + 500,
+          properties: JSON.stringify(properties),
+        });
+      };
+      push('page_view', { page: '/home' });
+      for (const feature of FEATURES) {
+        if (rnd() < 0.5) push('feature_impression', { feature, ui_context: { empty_state: rnd() < 0.3 } });
+        if (rnd() < 0.25) {
+          push('feature_used', {
+            feature,
+            source: SOURCES[Math.floor(rnd() * SOURCES.length)],
+            ui_context: { data_volume: Math.floor(rnd() * 100) },
+          });
+        }
+      }
+    }
+  }
+  return events;
+}
+
+/** Feeds the events in batches of a random order: late events land between, before and after stored days. */
+async function feed(events: TrackedEventRecord[], seed: number): Promise<void> {
+  const rnd = random(seed);
+  const shuffled = events.map((e) => ({ e, k: rnd() })).sort((a, b) => a.k - b.k);
+  for (let i = 0; i < shuffled.length; i += 97) {
+    const batch = shuffled.slice(i, i + 97).map(({ e }, j) => ({ partition: 0, offset: i + j, key: null, value: e }));
+    await inTransaction(services().db, (client) => analyticsSink.write(client, batch));
+  }
+}
+
+const ANSWER_TABLES = ['feature_daily', 'project_daily', 'feature_reach', 'tenure_sessions', 'feature_discovery'];
+
+/** The answer tables as a recomputation from the per-user rows gives them. */
+const RECOMPUTED: Record<string, string> = {
+  feature_daily: `select feature, day, sum(sessions_visible)::int as sessions_visible, sum(impressions)::int as impressions,
+                         sum(uses)::int as uses, sum(empty_state_impressions)::int as empty_state_impressions,
+                         sum(data_volume_sum)::float8 as data_volume_sum, sum(data_volume_n)::int as data_volume_n
+                  from feature_user_daily where project_id = $1 group by 1, 2`,
+  project_daily: 'select day, sum(sessions)::int as sessions from user_daily where project_id = $1 group by 1',
+  feature_reach: `with v as (
+                    select fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
+                    from feature_users fu left join user_metrics m using (project_id, user_id) where fu.project_id = $1
+                  ),
+                  edges as (
+                    select 'seen' as kind, feature, user_id, day,
+                           coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity') as prev_day
+                    from feature_user_daily where project_id = $1
+                    union all
+                    select 'used', feature, user_id, day,
+                           coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity')
+                    from feature_user_daily where project_id = $1 and uses > 0
+                  )
+                  select e.feature, e.kind, e.day, e.prev_day, count(*)::int as users,
+                         (count(v.ms) filter (where e.kind = 'used'))::int as discovered,
+                         coalesce(sum(v.ms) filter (where e.kind = 'used'), 0)::bigint as discovery_ms
+                  from edges e left join v using (feature, user_id) group by 1, 2, 3, 4`,
+  tenure_sessions: `with t as (
+                      select '' as feature, d.day, d.sessions as n, m.first_seen_at
+                      from user_daily d join user_metrics m using (project_id, user_id) where d.project_id = $1
+                      union all
+                      select f.feature, f.day, f.sessions_visible, m.first_seen_at
+                      from feature_user_daily f join user_metrics m using (project_id, user_id) where f.project_id = $1
+                    )
+                    select feature,
+                           coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
+                           coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'month_2_plus'), 0)::int as month_2_plus
+                    from t group by 1 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
+  feature_discovery: `select feature, coalesce(first_use_source, '') as method, count(*)::int as users
+                      from feature_users where project_id = $1 and first_used_at is not null group by 1, 2`,
+};
+
+async function rows(sql: string, projectId: string): Promise<string[]> {
+  const { rows: found } = await services().db.query<Record<string, unknown>>(sql, [projectId]);
+  return found.map((r) => JSON.stringify(r)).sort();
+}
+
+async function stored(table: string, projectId: string): Promise<string[]> {
+  const { rows: columns } = await services().db.query<{ column_name: string }>(
+    `select column_name from information_schema.columns
+     where table_name = $1 and column_name <> 'project_id' order by ordinal_position`,
+    [table],
+  );
+  return rows(`select ${columns.map((c) => c.column_name).join(', ')} from ${table} where project_id = $1`, projectId);
+}
+
+/** Every answer table equals its recomputation. */
+async function assertConsistent(projectId: string): Promise<void> {
+  for (const table of ANSWER_TABLES) {
+    const expected = await rows(RECOMPUTED[table]!, projectId);
+    assert.ok(expected.length > 0, `${table}: nothing to compare`);
+    const columns = Object.keys(JSON.parse(expected[0]!) as object);
+    const actual = (await stored(table, projectId)).map((r) => {
+      const row = JSON.parse(r) as Record<string, unknown>;
+      return JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c]])));
+    });
+    assert.deepEqual(actual.sort(), expected, table);
+  }
+}
+
+describe('answer-sized feature tables (migration 15)', () => {
+  after(() => closeServices());
+
+  it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {
+    const { projectId } = await newProject();
+    const events = scenario(projectId, 7);
+    await feed(events, 11);
+    await assertConsistent(projectId);
+
+    const before = await Promise.all(ANSWER_TABLES.map((t) => stored(t, projectId)));
+    await inTransaction(services().db, async (client) => {
+      for (const table of analyticsSink.tables)
+        await client.query(`delete from ${table} where project_id = $1`, [projectId]);
+    });
+    for (const table of ANSWER_TABLES) assert.deepEqual(await stored(table, projectId), [], `${table} after deletes`);
+    await feed(events, 12);
+    assert.deepEqual(await Promise.all(ANSWER_TABLES.map((t) => stored(t, projectId))), before);
+
+    for (const userId of ['u3', 'u8'])
+      await inTransaction(services().db, (client) => eraseUser(client, projectId, userId));
+    await assertConsistent(projectId);
+  });
+
+  it('count distinct users of any date range exactly, as the per-user rows do', async () => {
+    const { projectId } = await newProject();
+    const events = scenario(projectId, 21);
+    await services().db.query(
+      `insert into users (project_id, user_id, properties)
+       select $1, distinct_user, '{"all": "yes"}' from unnest($2::text[]) as distinct_user`,
+      [projectId, [...new Set(events.map((e) => e.user_id))]],
+    );
+    await feed(events, 5);
+    const rnd = random(3);
+    const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
+    for (let i = 0; i < 25; i++) {
+      const a = Math.floor(rnd() * 62) - 2;
+      const range = { start: day(a), end: day(a + Math.floor(rnd() * 40)) };
+      const fast = await featureTotals(services().db, projectId, range, null);
+      const slow = await segmentFeatureTotals(services().db, projectId, range, 'all', ['yes'], null);
+      assert.equal(fast.length, slow.length, JSON.stringify(range));
+      for (const [j, f] of fast.entries()) {
+        const { segment, avg_days: slowDays, ...s } = slow[j]!;
+        assert.equal(segment, 'yes');
+        const { avg_days: fastDays, ...rest } = f;
+        assert.deepEqual(rest, s, JSON.stringify(range));
+        assert.ok(Math.abs((fastDays ?? 0) - (slowDays ?? 0)) < 1e-9, `${f.feature} ${JSON.stringify(range)}`);
+      }
+    }
+  });
+});
