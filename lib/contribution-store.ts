@@ -1,19 +1,13 @@
+import { type AdditiveTable, AdditiveDeltas, big, dbl, int } from './additive-deltas.js';
 import type { SessionContribution } from './session-contribution.js';
 import type { PoolClient } from './db.js';
 
-/** An additive daily table: key columns, summed value columns and their SQL types. */
-interface AdditiveTable {
-  table: string;
-  keys: [string, string][];
-  values: [string, string][];
+/** An additive daily table and the rows one session contributes to it. */
+interface ContributionTable extends AdditiveTable {
   rows(c: SessionContribution): Record<string, unknown>[];
 }
 
-const int = 'int';
-const big = 'bigint';
-const dbl = 'double precision';
-
-const TABLES: AdditiveTable[] = [
+const TABLES: ContributionTable[] = [
   {
     table: 'friction_page_daily',
     keys: [
@@ -181,63 +175,19 @@ const TABLES: AdditiveTable[] = [
 /**
  * Signed sums of session contributions per row of every daily table: a batch subtracts the old
  * contributions of the sessions it changed and adds the new ones, and only the net change is
- * written — one upsert per table for the whole batch, then rows whose values all fell to zero
- * are removed. The tables therefore equal the sum over the current sessions exactly (live,
- * replayed or recovered after a crash).
+ * written (AdditiveDeltas). The tables therefore equal the sum over the current sessions exactly
+ * (live, replayed or recovered after a crash).
  */
 export class ContributionDeltas {
-  private readonly rows = new Map<AdditiveTable, Map<string, Record<string, unknown>>>();
+  private readonly deltas = new AdditiveDeltas();
 
   add(projectId: string, contribution: SessionContribution, sign: 1 | -1): void {
     for (const spec of TABLES) {
-      let table = this.rows.get(spec);
-      if (!table) this.rows.set(spec, (table = new Map<string, Record<string, unknown>>()));
-      for (const row of spec.rows(contribution)) {
-        const key = JSON.stringify([projectId, ...spec.keys.map(([name]) => row[name])]);
-        let sum = table.get(key);
-        if (!sum) {
-          sum = { project_id: projectId, ...Object.fromEntries(spec.keys.map(([name]) => [name, row[name]])) };
-          for (const [name] of spec.values) sum[name] = 0;
-          table.set(key, sum);
-        }
-        for (const [name] of spec.values) sum[name] = (sum[name] as number) + sign * (row[name] as number);
-      }
+      for (const row of spec.rows(contribution)) this.deltas.add(spec, projectId, row, sign);
     }
   }
 
-  async apply(client: PoolClient): Promise<void> {
-    for (const [spec, table] of this.rows) {
-      // Identical old and new contributions cancel out: nothing to write.
-      const rows = [...table.values()].filter((r) => spec.values.some(([name]) => Math.abs(r[name] as number) > 1e-12));
-      if (rows.length === 0) continue;
-      const columns: [string, string][] = [['project_id', 'uuid'], ...spec.keys, ...spec.values];
-      const names = columns.map(([name]) => name);
-      const keyNames = ['project_id', ...spec.keys.map(([name]) => name)];
-      const isZero = (alias: string) =>
-        spec.values
-          .map(([n, type]) => (type === dbl ? `abs(${alias}.${n}) < 1e-9` : `${alias}.${n} = 0`))
-          .join(' and ');
-      // The upsert says which rows it left at zero (rarely any): only those are looked up to delete.
-      const { rows: emptied } = await client.query<Record<string, string>>(
-        `with upserted as (
-           insert into ${spec.table} as t (${names.join(', ')})
-           select ${names.map((n) => `u.${n}`).join(', ')}
-           from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${names.join(', ')})
-           on conflict (${keyNames.join(', ')}) do update set
-             ${spec.values.map(([n]) => `${n} = t.${n} + excluded.${n}`).join(', ')}
-           returning t.*
-         )
-         select ${keyNames.map((n) => `t.${n}::text`).join(', ')} from upserted t where ${isZero('t')}`,
-        columns.map(([name]) => rows.map((r) => r[name])),
-      );
-      if (emptied.length === 0) continue;
-      const keyColumns: [string, string][] = [['project_id', 'uuid'], ...spec.keys];
-      await client.query(
-        `delete from ${spec.table} t
-         using unnest(${keyColumns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${keyNames.join(', ')})
-         where ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')} and ${isZero('t')}`,
-        keyColumns.map(([name]) => emptied.map((r) => r[name])),
-      );
-    }
+  apply(client: PoolClient): Promise<void> {
+    return this.deltas.apply(client);
   }
 }

@@ -1,5 +1,6 @@
 import { ContributionDeltas } from './contribution-store.js';
 import type { PoolClient } from './db.js';
+import { keepingFeatureAnswers } from './feature-answers.js';
 import type { SessionContribution } from './session-contribution.js';
 
 /**
@@ -44,10 +45,12 @@ export async function eraseUser(client: PoolClient, projectId: string, userId: s
   );
   const deltas = new ContributionDeltas();
   for (const row of rows) deltas.add(projectId, row.contribution, -1);
-  await deltas.apply(client);
-  for (const table of USER_TABLES) {
-    await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [projectId, userId]);
-  }
+  await keepingFeatureAnswers(client, [{ projectId, userId }], async () => {
+    await deltas.apply(client);
+    for (const table of USER_TABLES) {
+      await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [projectId, userId]);
+    }
+  });
   // Member lists of cohort changes (and of their pending webhook payloads) name the user too.
   await client.query(
     `update cohort_changes set added = array_remove(added, $2), removed = array_remove(removed, $2)

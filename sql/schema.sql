@@ -178,11 +178,10 @@ create table feature_user_daily (
   empty_state_impressions integer not null default 0,
   data_volume_sum double precision not null default 0,
   data_volume_n integer not null default 0,
-  constraint feature_user_daily_pkey PRIMARY KEY (project_id, feature, user_id, day)
+  constraint feature_user_daily_pkey PRIMARY KEY (project_id, feature, day, user_id)
 );
 CREATE INDEX feature_user_daily_day ON public.feature_user_daily USING btree (project_id, day);
 CREATE INDEX feature_user_daily_user ON public.feature_user_daily USING btree (project_id, user_id);
-CREATE TRIGGER feature_user_daily_answers BEFORE INSERT OR DELETE OR UPDATE ON public.feature_user_daily FOR EACH ROW EXECUTE FUNCTION feature_user_daily_answers();
 
 create table feature_users (
   project_id uuid not null,
@@ -194,7 +193,6 @@ create table feature_users (
   constraint feature_users_pkey PRIMARY KEY (project_id, feature, user_id)
 );
 CREATE INDEX feature_users_user ON public.feature_users USING btree (project_id, user_id);
-CREATE TRIGGER feature_users_answers AFTER INSERT OR DELETE OR UPDATE ON public.feature_users FOR EACH ROW EXECUTE FUNCTION feature_users_answers();
 
 create table friction_alerts (
   project_id uuid not null,
@@ -310,6 +308,13 @@ create table job_analytics (
   constraint job_analytics_pkey PRIMARY KEY (project_id, job_id)
 );
 
+create table job_changes (
+  change_id bigint not null,
+  project_id uuid not null,
+  constraint job_changes_pkey PRIMARY KEY (change_id)
+);
+CREATE INDEX job_changes_project ON public.job_changes USING btree (project_id);
+
 create table job_completions (
   project_id uuid not null,
   job_id text not null,
@@ -363,6 +368,8 @@ create table jobs (
   constraint jobs_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'active'::text, 'paused'::text, 'completed'::text, 'archived'::text])))
 );
 CREATE INDEX jobs_project_created ON public.jobs USING btree (project_id, created_at DESC, job_id);
+CREATE TRIGGER jobs_inserted_jobs AFTER INSERT ON public.jobs REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
+CREATE TRIGGER jobs_updated_jobs AFTER UPDATE ON public.jobs REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
 
 create table migrations (
   id integer not null,
@@ -404,6 +411,7 @@ create table projects (
   constraint projects_rate_limit_per_hour_check CHECK ((rate_limit_per_hour > 0)),
   constraint projects_rate_tier_check CHECK ((rate_tier = ANY (ARRAY['standard'::text, 'pro'::text, 'enterprise'::text])))
 );
+CREATE TRIGGER projects_updated_jobs AFTER UPDATE ON public.projects REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
 
 create table rate_limit_windows (
   project_id uuid not null,
@@ -481,8 +489,11 @@ create table session_events (
   constraint session_events_pkey PRIMARY KEY (project_id, message_id)
 );
 CREATE INDEX session_events_user_time ON public.session_events USING btree (project_id, user_id, occurred_at);
+CREATE TRIGGER session_events_deleted_jobs AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
 CREATE TRIGGER session_events_deleted_workflows AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_changed();
+CREATE TRIGGER session_events_inserted_jobs AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
 CREATE TRIGGER session_events_inserted_workflows AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_changed();
+CREATE TRIGGER session_events_truncated_jobs AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated_jobs();
 CREATE TRIGGER session_events_truncated_workflows AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated();
 
 create table sessions (
@@ -516,7 +527,6 @@ create table user_daily (
   constraint user_daily_pkey PRIMARY KEY (project_id, user_id, day)
 );
 CREATE INDEX user_daily_day ON public.user_daily USING btree (project_id, day);
-CREATE TRIGGER user_daily_tenure AFTER INSERT OR DELETE OR UPDATE ON public.user_daily FOR EACH ROW EXECUTE FUNCTION user_daily_tenure();
 
 create table user_friction (
   project_id uuid not null,
@@ -545,7 +555,6 @@ create table user_metrics (
   last_seen_at timestamp with time zone,
   constraint user_metrics_pkey PRIMARY KEY (project_id, user_id)
 );
-CREATE TRIGGER user_metrics_first_seen AFTER INSERT OR DELETE OR UPDATE OF first_seen_at ON public.user_metrics FOR EACH ROW EXECUTE FUNCTION user_metrics_first_seen();
 
 create table users (
   project_id uuid not null,
@@ -556,6 +565,9 @@ create table users (
   constraint users_pkey PRIMARY KEY (project_id, user_id),
   constraint users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
+CREATE TRIGGER users_deleted_jobs AFTER DELETE ON public.users REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
+CREATE TRIGGER users_inserted_jobs AFTER INSERT ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
+CREATE TRIGGER users_updated_jobs AFTER UPDATE ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
 
 create table warehouse_exports (
   project_id uuid not null,
@@ -696,137 +708,6 @@ AS $function$
   select round(extract(epoch from first_used_at - first_seen_at) * 1000)::bigint
 $function$;
 
-CREATE OR REPLACE FUNCTION public.feature_reach_add(p uuid, f text, k text, d date, prev date, n integer, disc integer, ms bigint)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-declare
-  left_users integer;
-begin
-  insert into feature_reach as r (project_id, feature, kind, day, prev_day, users, discovered, discovery_ms)
-  values (p, f, k, d, coalesce(prev, '-infinity'), n, disc, ms)
-  on conflict (project_id, feature, kind, day, prev_day) do update
-    set users = r.users + excluded.users, discovered = r.discovered + excluded.discovered,
-        discovery_ms = r.discovery_ms + excluded.discovery_ms
-  returning r.users into left_users;
-  if left_users = 0 then
-    delete from feature_reach
-    where project_id = p and feature = f and kind = k and day = d and prev_day = coalesce(prev, '-infinity');
-  end if;
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.feature_reach_link(p uuid, f text, u text, k text, d date, sign integer)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-declare
-  prev date;
-  nxt date;
-  ms bigint;
-  disc integer := 0;
-begin
-  select max(day) into prev from feature_user_daily
-  where project_id = p and feature = f and user_id = u and day < d and (k = 'seen' or uses > 0);
-  select min(day) into nxt from feature_user_daily
-  where project_id = p and feature = f and user_id = u and day > d and (k = 'seen' or uses > 0);
-  if k = 'used' then
-    select feature_discovery_ms(fu.first_used_at, m.first_seen_at) into ms
-    from feature_users fu join user_metrics m on m.project_id = fu.project_id and m.user_id = fu.user_id
-    where fu.project_id = p and fu.feature = f and fu.user_id = u;
-    if ms is not null then disc := 1; end if;
-  end if;
-  ms := coalesce(ms, 0);
-  perform feature_reach_add(p, f, k, d, prev, sign, sign * disc, sign * ms);
-  if nxt is not null then
-    perform feature_reach_add(p, f, k, nxt, prev, -sign, -sign * disc, -sign * ms);
-    perform feature_reach_add(p, f, k, nxt, d, sign, sign * disc, sign * ms);
-  end if;
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.feature_reach_revalue(p uuid, f text, u text, old_ms bigint, new_ms bigint)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-begin
-  if old_ms is not distinct from new_ms then return; end if;
-  update feature_reach r
-  set discovered = r.discovered + (new_ms is not null)::int - (old_ms is not null)::int,
-      discovery_ms = r.discovery_ms + coalesce(new_ms, 0) - coalesce(old_ms, 0)
-  from (select day, coalesce(lag(day) over (order by day), '-infinity') as prev_day
-        from feature_user_daily
-        where project_id = p and feature = f and user_id = u and uses > 0) e
-  where r.project_id = p and r.feature = f and r.kind = 'used' and r.day = e.day and r.prev_day = e.prev_day;
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.feature_user_daily_answers()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-begin
-  if tg_op = 'INSERT' then
-    -- insert … on conflict fires this before finding the conflict: the update trigger then follows.
-    if exists (select 1 from feature_user_daily
-               where project_id = new.project_id and feature = new.feature and user_id = new.user_id and day = new.day) then
-      return new;
-    end if;
-    perform feature_reach_link(new.project_id, new.feature, new.user_id, 'seen', new.day, 1);
-    if new.uses > 0 then
-      perform feature_reach_link(new.project_id, new.feature, new.user_id, 'used', new.day, 1);
-    end if;
-    perform tenure_sessions_count(new.project_id, new.feature, new.user_id, new.day, new.sessions_visible);
-    return new;
-  elsif tg_op = 'DELETE' then
-    perform feature_reach_link(old.project_id, old.feature, old.user_id, 'seen', old.day, -1);
-    if old.uses > 0 then
-      perform feature_reach_link(old.project_id, old.feature, old.user_id, 'used', old.day, -1);
-    end if;
-    perform tenure_sessions_count(old.project_id, old.feature, old.user_id, old.day, -old.sessions_visible);
-    return old;
-  end if;
-  if (old.uses > 0) <> (new.uses > 0) then
-    perform feature_reach_link(new.project_id, new.feature, new.user_id, 'used', new.day,
-                               case when new.uses > 0 then 1 else -1 end);
-  end if;
-  perform tenure_sessions_count(new.project_id, new.feature, new.user_id, new.day,
-                                new.sessions_visible - old.sessions_visible);
-  return new;
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.feature_users_answers()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-declare
-  fs timestamptz;
-begin
-  select first_seen_at into fs from user_metrics
-  where project_id = coalesce(new.project_id, old.project_id) and user_id = coalesce(new.user_id, old.user_id);
-  if tg_op in ('UPDATE', 'DELETE') and old.first_used_at is not null then
-    insert into feature_discovery as d (project_id, feature, method, users)
-    values (old.project_id, old.feature, coalesce(old.first_use_source, ''), -1)
-    on conflict (project_id, feature, method) do update set users = d.users - 1;
-    delete from feature_discovery
-    where project_id = old.project_id and feature = old.feature and method = coalesce(old.first_use_source, '')
-      and users = 0;
-  end if;
-  if tg_op in ('UPDATE', 'INSERT') and new.first_used_at is not null then
-    insert into feature_discovery as d (project_id, feature, method, users)
-    values (new.project_id, new.feature, coalesce(new.first_use_source, ''), 1)
-    on conflict (project_id, feature, method) do update set users = d.users + 1;
-  end if;
-  if tg_op = 'INSERT' then
-    perform feature_reach_revalue(new.project_id, new.feature, new.user_id, null,
-                                  feature_discovery_ms(new.first_used_at, fs));
-  elsif tg_op = 'DELETE' then
-    perform feature_reach_revalue(old.project_id, old.feature, old.user_id,
-                                  feature_discovery_ms(old.first_used_at, fs), null);
-  else
-    perform feature_reach_revalue(new.project_id, new.feature, new.user_id,
-                                  feature_discovery_ms(old.first_used_at, fs), feature_discovery_ms(new.first_used_at, fs));
-  end if;
-  return null;
-end $function$;
-
 CREATE OR REPLACE FUNCTION public.pi_enqueue_subscribed(p_project uuid, p_event text, p_user text, p_data jsonb)
  RETURNS void
  LANGUAGE sql
@@ -928,6 +809,15 @@ begin
   return null;
 end $function$;
 
+CREATE OR REPLACE FUNCTION public.pi_on_job_inputs_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into job_changes (project_id) select distinct project_id from changed_rows;
+  return null;
+end $function$;
+
 CREATE OR REPLACE FUNCTION public.pi_on_session_events_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -943,6 +833,15 @@ CREATE OR REPLACE FUNCTION public.pi_on_session_events_truncated()
 AS $function$
 begin
   insert into workflow_changes (project_id) select distinct project_id from workflow_goals;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_session_events_truncated_jobs()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into job_changes (project_id) select distinct project_id from jobs where status <> 'draft';
   return null;
 end $function$;
 
@@ -962,84 +861,3 @@ AS $function$
   select case when d - (first_seen_at at time zone 'utc')::date < 7 then 'first_week'
               when d - (first_seen_at at time zone 'utc')::date >= 30 then 'month_2_plus' end
 $function$;
-
-CREATE OR REPLACE FUNCTION public.tenure_sessions_add(p uuid, f text, first_week integer, month_2_plus integer)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-declare
-  fw integer;
-  m2 integer;
-begin
-  if first_week = 0 and month_2_plus = 0 then return; end if;
-  insert into tenure_sessions as t (project_id, feature, first_week, month_2_plus)
-  values (p, f, first_week, month_2_plus)
-  on conflict (project_id, feature) do update
-    set first_week = t.first_week + excluded.first_week, month_2_plus = t.month_2_plus + excluded.month_2_plus
-  returning t.first_week, t.month_2_plus into fw, m2;
-  if fw = 0 and m2 = 0 then
-    delete from tenure_sessions where project_id = p and feature = f;
-  end if;
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.tenure_sessions_count(p uuid, f text, u text, d date, n integer)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-declare
-  bucket text;
-begin
-  if n = 0 then return; end if;
-  select tenure_bucket(d, first_seen_at) into bucket from user_metrics where project_id = p and user_id = u;
-  perform tenure_sessions_add(p, f, case when bucket = 'first_week' then n else 0 end,
-                              case when bucket = 'month_2_plus' then n else 0 end);
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.user_daily_tenure()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-begin
-  if tg_op = 'INSERT' then
-    perform tenure_sessions_count(new.project_id, '', new.user_id, new.day, new.sessions);
-  elsif tg_op = 'DELETE' then
-    perform tenure_sessions_count(old.project_id, '', old.user_id, old.day, -old.sessions);
-  else
-    perform tenure_sessions_count(new.project_id, '', new.user_id, new.day, new.sessions - old.sessions);
-  end if;
-  return null;
-end $function$;
-
-CREATE OR REPLACE FUNCTION public.user_metrics_first_seen()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-declare
-  p uuid := coalesce(new.project_id, old.project_id);
-  u text := coalesce(new.user_id, old.user_id);
-  old_fs timestamptz;
-  new_fs timestamptz;
-  r record;
-begin
-  if tg_op in ('UPDATE', 'DELETE') then old_fs := old.first_seen_at; end if;
-  if tg_op in ('UPDATE', 'INSERT') then new_fs := new.first_seen_at; end if;
-  if old_fs is not distinct from new_fs then return null; end if;
-  for r in select feature, first_used_at from feature_users where project_id = p and user_id = u and first_used_at is not null loop
-    perform feature_reach_revalue(p, r.feature, u, feature_discovery_ms(r.first_used_at, old_fs),
-                                  feature_discovery_ms(r.first_used_at, new_fs));
-  end loop;
-  for r in
-    select '' as feature,
-           sum(sessions * ((tenure_bucket(day, new_fs) is not distinct from 'first_week')::int - (tenure_bucket(day, old_fs) is not distinct from 'first_week')::int)) as fw,
-           sum(sessions * ((tenure_bucket(day, new_fs) is not distinct from 'month_2_plus')::int - (tenure_bucket(day, old_fs) is not distinct from 'month_2_plus')::int)) as m2
-    from user_daily where project_id = p and user_id = u
-    union all
-    select feature,
-           sum(sessions_visible * ((tenure_bucket(day, new_fs) is not distinct from 'first_week')::int - (tenure_bucket(day, old_fs) is not distinct from 'first_week')::int)),
-           sum(sessions_visible * ((tenure_bucket(day, new_fs) is not distinct from 'month_2_plus')::int - (tenure_bucket(day, old_fs) is not distinct from 'month_2_plus')::int))
-    from feature_user_daily where project_id = p and user_id = u group by feature
-  loop
-    perform tenure_sessions_add(p, r.feature, coalesce(r.fw, 0)::int, coalesce(r.m2, 0)::int);
-  end loop;
-  return null;
-end $function$;

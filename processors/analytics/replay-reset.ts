@@ -1,5 +1,6 @@
 import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
+import { keepingFeatureAnswers } from '../../lib/feature-answers.js';
 import type { SessionContribution } from '../../lib/session-contribution.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { lockUsers } from '../../lib/user-data.js';
@@ -85,7 +86,11 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
           sessionKeys,
         );
       }
-      await deltas.apply(client);
+      await keepingFeatureAnswers(
+        client,
+        chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
+        () => deltas.apply(client),
+      );
       // The removed events, and the other events of the dropped sessions, which go back through the sink.
       const { rows: events } = await client.query<{
         project_id: string;

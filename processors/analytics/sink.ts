@@ -9,6 +9,7 @@ import { splitSessions } from '../sessionize/core.js';
 import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
+import { keepingFeatureAnswers } from '../../lib/feature-answers.js';
 import { lockUsers } from '../../lib/user-data.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
@@ -128,11 +129,13 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
         features.push({ projectId: t.projectId, userId: t.userId, feature });
       }
     }
-    // Sessions and daily tables first: the refreshes below read them.
-    await writeSessions(client, writes);
-    await deltas.apply(client);
-    await refreshFeatureUsers(client, features);
-    await refreshUserMetrics(client, users, configs);
+    await keepingFeatureAnswers(client, users, async () => {
+      // Sessions and daily tables first: the refreshes below read them.
+      await writeSessions(client, writes);
+      await deltas.apply(client);
+      await refreshFeatureUsers(client, features);
+      await refreshUserMetrics(client, users, configs);
+    });
     await raiseAlerts(client, [...pageDays.values()], configs);
     await recordFrictionEpisodes(client, writes.added, configs);
     await recordInterventions(
@@ -346,8 +349,6 @@ async function writeSessions(client: PoolClient, writes: SessionWrites): Promise
 /**
  * First sighting / first use of each touched (user, feature), over all the user's sessions. Each
  * session's feature list is expanded once (materialized), not once per touched feature of its user.
- * Rows are changed only where the values differ (their triggers re-count discovery), and removed
- * for pairs no session holds any more.
  */
 async function refreshFeatureUsers(
   client: PoolClient,
@@ -357,9 +358,7 @@ async function refreshFeatureUsers(
   const params = [pairs.map((p) => p.projectId), pairs.map((p) => p.userId), pairs.map((p) => p.feature)];
   await client.query(
     `delete from feature_users f using unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
-     where f.project_id = u.project_id and f.user_id = u.user_id and f.feature = u.feature
-       and not exists (select 1 from feature_user_daily d
-                       where d.project_id = u.project_id and d.feature = u.feature and d.user_id = u.user_id)`,
+     where f.project_id = u.project_id and f.user_id = u.user_id and f.feature = u.feature`,
     params,
   );
   await client.query(
@@ -369,19 +368,14 @@ async function refreshFeatureUsers(
        join sessions s on s.project_id = p.project_id and s.user_id = p.user_id
        cross join lateral jsonb_array_elements(s.contribution->'features') f
      )
-     insert into feature_users as t (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
+     insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
      select u.project_id, u.feature, u.user_id,
             to_timestamp(min((f.facts->>'first_seen_at')::bigint) / 1000.0),
             to_timestamp(min((f.facts->>'first_used_at')::bigint) / 1000.0),
             (array_agg(f.facts->>'first_use_source' order by (f.facts->>'first_used_at')::bigint nulls last, f.session_id))[1]
      from unnest($1::uuid[], $2::text[], $3::text[]) as u(project_id, user_id, feature)
      join f on f.project_id = u.project_id and f.user_id = u.user_id and f.facts->>'feature' = u.feature
-     group by u.project_id, u.user_id, u.feature
-     on conflict (project_id, feature, user_id) do update
-       set first_seen_at = excluded.first_seen_at, first_used_at = excluded.first_used_at,
-           first_use_source = excluded.first_use_source
-       where (t.first_seen_at, t.first_used_at, t.first_use_source)
-             is distinct from (excluded.first_seen_at, excluded.first_used_at, excluded.first_use_source)`,
+     group by u.project_id, u.user_id, u.feature`,
     params,
   );
 }

@@ -16,27 +16,40 @@ interface JobRow extends TargetedJob {
 
 /**
  * Keeps Jobs alive: re-evaluates who each active job targets (user properties change through
- * the API, tracked-only users appear with events) and materializes each job's analytics. Jobs
- * that are not active keep their last targets and numbers.
+ * the API, tracked-only users appear with events) and materializes each job's analytics. Only
+ * projects whose inputs changed since the last pass (job_changes) are refreshed, or `projectId`
+ * unconditionally. Jobs that are not active keep their last targets and numbers.
  */
 export async function refreshJobs(services: Services, projectId?: string): Promise<void> {
-  const { rows: jobs } = await services.db.query<JobRow>(
-    `select j.project_id, j.job_id, j.status, j.goal, j.created_at, j.target_audience, p.settings
-     from jobs j join projects p using (project_id)
-     where j.status <> 'draft' and ($1::uuid is null or j.project_id = $1)
-     order by j.project_id, j.job_id`,
-    [projectId ?? null],
-  );
-  for (const job of jobs) {
+  const { rows: projects } = projectId
+    ? { rows: [{ project_id: projectId }] }
+    : await services.db.query<{ project_id: string }>('select distinct project_id from job_changes order by 1');
+  for (const { project_id } of projects) {
     await inTransaction(services.db, async (client) => {
-      // One refresher per job at a time; another process skips it this round.
-      const { rows } = await client.query<{ ok: boolean }>(
-        `select pg_try_advisory_xact_lock(hashtextextended('job:' || $1 || $2, 0)) as ok`,
-        [job.project_id, job.job_id],
+      // One refresher per project at a time: a call for one project waits, the worker skips a busy one
+      // (its change rows stay for the next pass).
+      const key = [`jobs:${project_id}`];
+      if (projectId) await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', key);
+      else {
+        const { rows } = await client.query<{ ok: boolean }>(
+          'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as ok',
+          key,
+        );
+        if (!rows[0]!.ok) return;
+      }
+      // Rows committed before this statement; their changes are visible to the reads below.
+      await client.query('delete from job_changes where project_id = $1', [project_id]);
+      const { rows: jobs } = await client.query<JobRow>(
+        `select j.project_id, j.job_id, j.status, j.goal, j.created_at, j.target_audience, p.settings
+         from jobs j join projects p using (project_id)
+         where j.status <> 'draft' and j.project_id = $1
+         order by j.job_id`,
+        [project_id],
       );
-      if (!rows[0]!.ok) return;
-      if (job.status === 'active') await retarget(client, job);
-      await materialize(client, job);
+      for (const job of jobs) {
+        if (job.status === 'active') await retarget(client, job);
+        await materialize(client, job);
+      }
     });
   }
 }

@@ -137,7 +137,7 @@ async function assertConsistent(projectId: string): Promise<void> {
   }
 }
 
-describe('answer-sized feature tables (migration 15)', () => {
+describe('answer-sized feature tables (migration 15, lib/feature-answers.ts)', () => {
   after(() => closeServices());
 
   it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {

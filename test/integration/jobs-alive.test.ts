@@ -157,4 +157,22 @@ describe('jobs come alive: targeting, completions, interventions, metrics', func
       [3, 2, 2 / 3],
     );
   });
+
+  it('the worker refreshes a project only when its inputs changed', async () => {
+    const computedAt = async () =>
+      (
+        await services().db.query<{ at: Date }>(
+          'select computed_at as at from job_analytics where project_id = $1 and job_id = $2',
+          [projectId, jobId],
+        )
+      ).rows[0]!.at.getTime();
+    await refreshJobs(services());
+    const first = await computedAt();
+    await refreshJobs(services());
+    assert.equal(await computedAt(), first, 'nothing changed: the job was not recomputed');
+    await identify('dan', { plan: 'pro' });
+    await refreshJobs(services());
+    assert.ok((await computedAt()) > first, 'a new pro user: recomputed');
+    assert.deepEqual(await targets(), ['ann', 'bob', 'dan']);
+  });
 });
