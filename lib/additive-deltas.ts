@@ -31,10 +31,14 @@ export class AdditiveDeltas {
     for (const [name] of spec.values) sum[name] = (sum[name] as number) + sign * Number(row[name]);
   }
 
+  /**
+   * Tables in name order and rows in key order: every transaction locks shared rows in the same
+   * order, so concurrent writers (partitions, erasure, replay) wait for each other but never deadlock.
+   */
   async apply(client: PoolClient): Promise<void> {
-    for (const [spec, table] of this.rows) {
-      // Equal subtractions and additions cancel out: nothing to write. Rows go in key order, the
-      // same order in every transaction.
+    const tables = [...this.rows].sort(([a], [b]) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
+    for (const [spec, table] of tables) {
+      // Equal subtractions and additions cancel out: nothing to write.
       const rows = [...table]
         .filter(([, r]) => spec.values.some(([name]) => Math.abs(r[name] as number) > 1e-12))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -10,6 +10,8 @@ export interface Config {
   kafkaClientId: string;
   schemaRegistryUrl: string;
   topicPartitions: number;
+  /** Partitions a Kafka → Postgres sink applies at once (each in its own transaction). */
+  sinkConcurrency: number;
   topicReplicationFactor: number;
   logLevel: string;
   /** Postgres port of the embedded server scripts/stack starts when DATABASE_URL is unset. */
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kafkaClientId: env.KAFKA_CLIENT_ID || 'product-intelligence',
     schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
     topicPartitions: int('KAFKA_TOPIC_PARTITIONS', 3, 1, 1024),
+    sinkConcurrency: int('PI_SINK_CONCURRENCY', 2, 1, 64),
     topicReplicationFactor: int('KAFKA_REPLICATION_FACTOR', 1, 1, 16),
     logLevel: env.LOG_LEVEL || 'info',
     embeddedPostgresPort,

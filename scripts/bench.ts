@@ -4,6 +4,12 @@
  * the raw-sink's and the analytics processor's throughput from offset 0, and the latency of the
  * analytics GETs over what was loaded. Prints one JSON document; docs/performance.md records runs.
  *
+ * `npm run bench -- --latency 5000 [--seconds 60]`: with the API, raw-sink and analytics processor
+ * running, posts simulator traffic at that many events/s and, ten times a second, a goal event of
+ * an active job from a new user; reports how long each took from its POST to its job_completions
+ * message on the stream (p50, p99). The API's tables commit in the transaction that notifies, so
+ * an event is visible in the API no later than on the stream.
+ *
  * `npm run bench -- --export 1000000`: loads that many raw events straight into raw_events with
  * SQL (this measures the export, not ingest), downloads the CSV export through the API, and
  * reports rows/s, the process's RSS growth while streaming, and whether the CSV parses back to
@@ -18,6 +24,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse';
+import WebSocket from 'ws';
 import { startApi } from '../api/server.js';
 import { createKey, ensureProject } from '../lib/api-keys.js';
 import { loadConfig } from '../lib/config.js';
@@ -34,6 +41,8 @@ const { values } = parseArgs({
     events: { type: 'string', default: '100000' },
     concurrency: { type: 'string', default: '4' },
     export: { type: 'string' },
+    latency: { type: 'string' },
+    seconds: { type: 'string', default: '60' },
     'serve-api': { type: 'boolean', default: false },
   },
 });
@@ -69,7 +78,15 @@ await services.db.query(
 async function pipelineBench() {
   // Realistic sessions from the simulator, as many users as it takes.
   const users = Math.max(1, Math.ceil(wanted / 45));
-  const { events } = simulate(defaultOptions(1, users, 4));
+  const simulation = simulate(defaultOptions(1, users, 4));
+  const { events } = simulation;
+  // Their properties (plan, company), for the segment reads below: written directly, as identify would.
+  await services.db.query(
+    `insert into users (project_id, user_id, properties)
+     select $1, u.user_id, u.properties from unnest($2::text[], $3::jsonb[]) as u(user_id, properties)
+     on conflict do nothing`,
+    [projectId, simulation.users.map((u) => u.user_id), simulation.users.map((u) => JSON.stringify(u.properties))],
+  );
   const batches: (typeof events)[] = [];
   for (let i = 0; i < events.length; i += 1000) batches.push(events.slice(i, i + 1000));
 
@@ -128,6 +145,8 @@ async function pipelineBench() {
   }
   const gets = {
     features: await latency('/analytics/features?date_range=last_7_days'),
+    features_90_days: await latency('/analytics/features?date_range=last_90_days'),
+    features_segment: await latency('/analytics/features?date_range=last_7_days&segment=plan:pro'),
     feature_detail: await latency('/analytics/features/export?date_range=last_7_days'),
     friction: await latency('/analytics/friction?date_range=last_7_days'),
     friction_trends: await latency('/analytics/friction/trends'),
@@ -195,7 +214,83 @@ async function exportBench(rows: number) {
   };
 }
 
-const report = values.export ? await exportBench(Number(values.export)) : await pipelineBench();
+/** Event → stream latency under steady traffic (see the header). */
+async function latencyBench(rate: number, seconds: number) {
+  const request = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${api.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const job = await request('POST', '/jobs', {
+    name: 'Latency probe',
+    goal: 'latency_probe',
+    target_audience: { type: 'all' },
+  });
+  await request('PATCH', `/jobs/${String(job.id)}`, { status: 'active' });
+  const running = await startProcessors(services, ['raw-sink', 'analytics']);
+
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const ws = new WebSocket(api.streamUrl);
+  await once(ws, 'open');
+  ws.send(JSON.stringify({ type: 'auth', api_key: key }));
+  ws.send(JSON.stringify({ type: 'subscribe', channels: ['job_completions'] }));
+  ws.on('message', (raw: Buffer) => {
+    const message = JSON.parse(raw.toString()) as { channel?: string; data?: { user_id: string } };
+    const sent = message.channel === 'job_completions' ? sentAt.get(message.data!.user_id) : undefined;
+    if (sent !== undefined) latencies.push(performance.now() - sent);
+  });
+
+  const perTick = Math.max(1, Math.round(rate / 10));
+  const { events } = simulate(defaultOptions(2, Math.ceil((rate * seconds) / 40), 4));
+  const posts: Promise<void>[] = [];
+  const start = performance.now();
+  let used = 0;
+  for (let tick = 0; tick < seconds * 10; tick++) {
+    const user = `probe-${tick}`;
+    const probe = { user_id: user, event: 'latency_probe', timestamp: new Date().toISOString(), properties: {} };
+    const batch = [...events.slice(used, used + perTick - 1), probe];
+    used += perTick - 1;
+    sentAt.set(user, performance.now());
+    posts.push(
+      fetch(`${api.baseUrl}/events/batch`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ events: batch }),
+      }).then(async (res) => {
+        if (res.status !== 202) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+      }),
+    );
+    const wait = start + (tick + 1) * 100 - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+  const sendSeconds = (performance.now() - start) / 1000;
+  await Promise.all(posts);
+  const deadline = performance.now() + 30_000;
+  while (latencies.length < sentAt.size && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  ws.close();
+  await Promise.all(running.map((r) => r.stop()));
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
+  return {
+    events_per_s: Math.round((used + sentAt.size) / sendSeconds),
+    seconds: sendSeconds,
+    probes: sentAt.size,
+    received: latencies.length,
+    stream_latency_ms: { p50: at(0.5), p99: at(0.99), max: at(1) },
+  };
+}
+
+const report = values.export
+  ? await exportBench(Number(values.export))
+  : values.latency
+    ? await latencyBench(Number(values.latency), Number(values.seconds))
+    : await pipelineBench();
 console.log(JSON.stringify(report, null, 2));
 
 await api.close();
@@ -204,6 +299,9 @@ for (const table of ['raw_events', ...PROCESSORS.analytics.tables]) {
   await services.db.query(`delete from ${table} where project_id = $1`, [projectId]);
 }
 await services.db.query('delete from processor_offsets where topic = $1', [topicName('events')]);
+for (const table of ['job_completions', 'job_changes', 'workflow_changes']) {
+  await services.db.query(`delete from ${table} where project_id = $1`, [projectId]);
+}
 await services.db.query('delete from projects where project_id = $1', [projectId]);
 const admin = services.kafka.admin();
 await admin.connect();

@@ -181,7 +181,7 @@ create table feature_user_daily (
   constraint feature_user_daily_pkey PRIMARY KEY (project_id, feature, day, user_id)
 );
 CREATE INDEX feature_user_daily_day ON public.feature_user_daily USING btree (project_id, day);
-CREATE INDEX feature_user_daily_user ON public.feature_user_daily USING btree (project_id, user_id);
+CREATE INDEX feature_user_daily_user ON public.feature_user_daily USING btree (project_id, user_id, day);
 
 create table feature_users (
   project_id uuid not null,

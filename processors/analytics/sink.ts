@@ -184,6 +184,10 @@ async function raiseAlerts(
     return [{ ...pd, alertId, index, users: row.users }];
   });
   if (alerts.length === 0) return;
+  // In key order, as every shared row (see AdditiveDeltas.apply).
+  alerts.sort(
+    (a, b) => a.projectId.localeCompare(b.projectId) || a.page.localeCompare(b.page) || a.day.localeCompare(b.day),
+  );
   await client.query(
     `insert into friction_alerts (project_id, alert_id, page, day, friction_index, users_affected)
      select * from unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::float8[], $6::int[])

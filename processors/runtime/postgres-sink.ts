@@ -27,6 +27,7 @@ export interface SinkDeps {
   registry: SchemaRegistry;
   db: Pool;
   log: Logger;
+  config: { sinkConcurrency: number };
 }
 
 export interface RunningSink {
@@ -182,7 +183,14 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   await refuseOffsetsAheadOfTopic(sink.name, topic, deps);
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+  // Partitions hold disjoint users, so their batches only meet on shared daily rows, which every
+  // transaction writes in one order (AdditiveDeltas): they wait for each other there, never deadlock.
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: deps.config.sinkConcurrency,
+    eachBatch,
+  });
   log.info('started');
   return {
     async stop() {

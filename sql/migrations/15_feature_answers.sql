@@ -25,8 +25,8 @@ create table project_daily (
   primary key (project_id, day)
 );
 
--- A user's rows across features (their share of the tables below, erasure).
-create index feature_user_daily_user on feature_user_daily (project_id, user_id);
+-- A user's rows across features, by day (their share of the tables below, segments, erasure).
+create index feature_user_daily_user on feature_user_daily (project_id, user_id, day);
 
 -- Distinct users over any date range without per-user rows. Each day a user saw (kind 'seen') or
 -- used ('used') a feature is an edge from the previous such day of that user and feature
