@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--events 100000] [--concurrency 4]`: a benchmark, never a test. On the local
+ * `npm run bench -- [--events 100000] [--sessions 4] [--concurrency 4]`: a benchmark, never a test. On the local
  * stack (started if needed) and topics of its own, it measures ingest through POST /events/batch,
  * the raw-sink's and the analytics processor's throughput from offset 0, and the latency of the
  * analytics GETs over what was loaded. Prints one JSON document; docs/performance.md records runs.
@@ -10,18 +10,23 @@
  * message on the stream (p50, p99). The API's tables commit in the transaction that notifies, so
  * an event is visible in the API no later than on the stream.
  *
+ * `npm run bench -- --raw-limits 1000000`: the machine's raw limits beside those figures: Kafka's
+ * own ProducerPerformance and ConsumerPerformance (records of 300 bytes, acks=all, idempotent, as
+ * the API produces) and Postgres COPY of that many raw-event rows from a CSV file.
+ *
  * `npm run bench -- --export 1000000`: loads that many raw events straight into raw_events with
  * SQL (this measures the export, not ingest), downloads the CSV export through the API, and
  * reports rows/s, the process's RSS growth while streaming, and whether the CSV parses back to
  * the same number of rows.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse';
 import WebSocket from 'ws';
@@ -32,6 +37,8 @@ import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
 import { topicName } from '../lib/topics.js';
 import { PROCESSORS, startProcessors } from '../processors/main.js';
+import { findJava } from './local-stack/java.js';
+import { kafkaClasspath } from './local-stack/maven.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
 import { defaultOptions } from './simulate.js';
 import { simulate } from './simulate/generator.js';
@@ -40,8 +47,10 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '100000' },
     concurrency: { type: 'string', default: '4' },
+    sessions: { type: 'string', default: '4' },
     export: { type: 'string' },
     latency: { type: 'string' },
+    'raw-limits': { type: 'string' },
     seconds: { type: 'string', default: '60' },
     'serve-api': { type: 'boolean', default: false },
   },
@@ -76,36 +85,42 @@ await services.db.query(
 );
 
 async function pipelineBench() {
-  // Realistic sessions from the simulator, as many users as it takes.
-  const users = Math.max(1, Math.ceil(wanted / 45));
-  const simulation = simulate(defaultOptions(1, users, 4));
-  const { events } = simulation;
-  // Their properties (plan, company), for the segment reads below: written directly, as identify would.
-  await services.db.query(
-    `insert into users (project_id, user_id, properties)
-     select $1, u.user_id, u.properties from unnest($2::text[], $3::jsonb[]) as u(user_id, properties)
-     on conflict do nothing`,
-    [projectId, simulation.users.map((u) => u.user_id), simulation.users.map((u) => JSON.stringify(u.properties))],
-  );
-  const batches: (typeof events)[] = [];
-  for (let i = 0; i < events.length; i += 1000) batches.push(events.slice(i, i + 1000));
+  // Realistic sessions from the simulator (~11 events each), as many users as it takes, generated
+  // and posted 25,000 users at a time (one seed each) so memory does not grow with the run.
+  const sessions = Number(values.sessions);
+  const users = Math.max(1, Math.ceil(wanted / (sessions * 11.25)));
+  let events = 0;
+  let ingestSeconds = 0;
+  for (let first = 0, seed = 1; first < users; first += 25_000, seed++) {
+    const simulation = simulate(defaultOptions(seed, Math.min(25_000, users - first), sessions));
+    // Their properties (plan, company), for the segment reads below: written directly, as identify would.
+    await services.db.query(
+      `insert into users (project_id, user_id, properties)
+       select $1, u.user_id, u.properties from unnest($2::text[], $3::jsonb[]) as u(user_id, properties)
+       on conflict do nothing`,
+      [projectId, simulation.users.map((u) => u.user_id), simulation.users.map((u) => JSON.stringify(u.properties))],
+    );
+    const batches: (typeof simulation.events)[] = [];
+    for (let i = 0; i < simulation.events.length; i += 1000) batches.push(simulation.events.slice(i, i + 1000));
+    events += simulation.events.length;
 
-  const ingestStart = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const res = await fetch(`${api.baseUrl}/events/batch`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ events: batch }),
-        });
-        if (res.status !== 202) throw new Error(`ingest: ${res.status} ${await res.text()}`);
-      }
-    }),
-  );
-  const ingestSeconds = (performance.now() - ingestStart) / 1000;
+    const ingestStart = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < batches.length) {
+          const batch = batches[next++]!;
+          const res = await fetch(`${api.baseUrl}/events/batch`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ events: batch }),
+          });
+          if (res.status !== 202) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+        }
+      }),
+    );
+    ingestSeconds += (performance.now() - ingestStart) / 1000;
+  }
 
   async function drain(name: 'raw-sink' | 'analytics'): Promise<number> {
     const admin = services.kafka.admin();
@@ -154,11 +169,11 @@ async function pipelineBench() {
   };
 
   return {
-    events: events.length,
+    events,
     users,
-    ingest: { seconds: ingestSeconds, events_per_s: Math.round(events.length / ingestSeconds), concurrency },
-    raw_sink: { seconds: rawSeconds, events_per_s: Math.round(events.length / rawSeconds) },
-    analytics: { seconds: analyticsSeconds, events_per_s: Math.round(events.length / analyticsSeconds) },
+    ingest: { seconds: ingestSeconds, events_per_s: Math.round(events / ingestSeconds), concurrency },
+    raw_sink: { seconds: rawSeconds, events_per_s: Math.round(events / rawSeconds) },
+    analytics: { seconds: analyticsSeconds, events_per_s: Math.round(events / analyticsSeconds) },
     analytics_get_latency: gets,
   };
 }
@@ -286,11 +301,80 @@ async function latencyBench(rate: number, seconds: number) {
   };
 }
 
+/** Kafka's perf tools and Postgres COPY on this machine (see the header). */
+async function rawLimits(records: number) {
+  const java = await findJava(17);
+  const classpath = await kafkaClasspath(() => undefined);
+  const tool = async (main: string, args: string[]) =>
+    (await promisify(execFile)(java, ['-Xmx512m', '-cp', classpath, main, ...args], { maxBuffer: 64 * 1024 * 1024 }))
+      .stdout;
+  const topic = `${process.env.PI_TOPIC_NAMESPACE}.perf`;
+  const brokers = config.kafkaBrokers.join(',');
+  const admin = services.kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: config.topicPartitions, replicationFactor: 1 }] });
+  await admin.disconnect();
+  const produced = await tool('org.apache.kafka.tools.ProducerPerformance', [
+    '--topic',
+    topic,
+    '--num-records',
+    String(records),
+    '--record-size',
+    '300',
+    '--throughput',
+    '-1',
+    '--producer-props',
+    `bootstrap.servers=${brokers}`,
+    'acks=all',
+    'enable.idempotence=true',
+  ]);
+  // Last line: "N records sent, X records/sec (Y MB/sec), …".
+  const producer = /([\d.]+) records\/sec/.exec(produced.trim().split('\n').at(-1)!)![1]!;
+  const consumed = await tool('org.apache.kafka.tools.ConsumerPerformance', [
+    '--bootstrap-server',
+    brokers,
+    '--topic',
+    topic,
+    '--messages',
+    String(records),
+    '--timeout',
+    '60000',
+  ]);
+  // CSV: start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, …
+  const consumer = consumed.trim().split('\n').at(-1)!.split(',')[5]!.trim();
+
+  const file = `/tmp/${process.env.PI_TOPIC_NAMESPACE}-copy.csv`;
+  const out = fs.createWriteStream(file);
+  for (let i = 0; i < records; i++) {
+    const line = `${projectId},copy-${i},user-${i % 20000},page_view,"{""page"": ""/p/${i % 50}""}",2026-11-20 12:00:00+00,2026-11-20 12:00:01+00,0,${i}\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  await services.db.query('create table copy_bench (like raw_events including all)');
+  const copyStart = performance.now();
+  await services.db.query(
+    `copy copy_bench (project_id, message_id, user_id, event, properties, occurred_at, received_at, kafka_partition,
+                      kafka_offset) from '${file}' with (format csv)`,
+  );
+  const copySeconds = (performance.now() - copyStart) / 1000;
+  await services.db.query('drop table copy_bench');
+  fs.rmSync(file);
+  return {
+    records,
+    kafka_producer_perf: { records_per_s: Number(producer), record_bytes: 300, acks: 'all' },
+    kafka_consumer_perf: { records_per_s: Number(consumer) },
+    postgres_copy_raw_events: { rows_per_s: Math.round(records / copySeconds), seconds: copySeconds },
+  };
+}
+
 const report = values.export
   ? await exportBench(Number(values.export))
   : values.latency
     ? await latencyBench(Number(values.latency), Number(values.seconds))
-    : await pipelineBench();
+    : values['raw-limits']
+      ? await rawLimits(Number(values['raw-limits']))
+      : await pipelineBench();
 console.log(JSON.stringify(report, null, 2));
 
 await api.close();

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,15 +18,22 @@ async function mvn(args: string[], cwd: string): Promise<void> {
   }
 }
 
-/** Kafka's runtime jars, resolved once by Maven into .stack/kafka-<ver>/libs. */
+/**
+ * Kafka's runtime jars, resolved by Maven into .stack/kafka-<ver>/libs once per version of
+ * kafka-pom.xml (the marker holds the pom's hash, so a changed pom resolves again).
+ */
 export async function kafkaClasspath(log: (m: string) => void): Promise<string> {
   const dir = stackPath(`kafka-${KAFKA_VERSION}`);
   const libs = path.join(dir, 'libs');
   const done = path.join(dir, '.resolved');
-  if (!fs.existsSync(done)) {
+  const pom = fs.readFileSync(path.join(here, 'kafka-pom.xml'));
+  const pomHash = crypto.createHash('sha256').update(pom).digest('hex');
+  if (!fs.existsSync(done) || fs.readFileSync(done, 'utf8') !== pomHash) {
     log(`fetching Kafka ${KAFKA_VERSION} jars through Maven`);
+    // From scratch: jars of an earlier resolution could clash with the new versions on the classpath.
+    fs.rmSync(libs, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(path.join(here, 'kafka-pom.xml'), path.join(dir, 'pom.xml'));
+    fs.writeFileSync(path.join(dir, 'pom.xml'), pom);
     await mvn(
       [
         `-Dkafka.version=${KAFKA_VERSION}`,
@@ -35,7 +43,7 @@ export async function kafkaClasspath(log: (m: string) => void): Promise<string> 
       ],
       dir,
     );
-    fs.writeFileSync(done, new Date().toISOString());
+    fs.writeFileSync(done, pomHash);
   }
   return `${libs}/*`;
 }
