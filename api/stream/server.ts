@@ -138,18 +138,19 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     }
   }
 
-  // Keys of rows already published, with their time, forgotten once older than the lookback.
+  // Keys (project, kind, id) of rows already published, with their time, forgotten once older than
+  // the lookback. Ids are only unique within a project.
   const published = new Map<string, number>();
   let primed = false;
 
   async function catchUp(): Promise<void> {
     const { rows } = await options.db.query<Published>(
-      `select 'fa:' || alert_id as key, project_id, 'friction_alerts' as channel, created_at as at,
+      `select project_id || ':fa:' || alert_id as key, project_id, 'friction_alerts' as channel, created_at as at,
               jsonb_build_object('alert_id', alert_id, 'page', page, 'day', day,
                                  'friction_index', friction_index, 'users_affected', users_affected) as data
        from friction_alerts where created_at > now() - $1 * interval '1 millisecond'
        union all
-       select 'jc:' || completion_id, project_id, 'job_completions', created_at,
+       select project_id || ':jc:' || completion_id, project_id, 'job_completions', created_at,
               jsonb_build_object('job_id', job_id, 'user_id', user_id, 'completed_at', completed_at)
        from job_completions where created_at > now() - $1 * interval '1 millisecond'
        order by 4`,

@@ -180,7 +180,11 @@ async function raiseAlerts(
     const { alerts: threshold, weights } = configs.get(pd.projectId)!;
     const index = frictionIndex(row, weights);
     if (index < threshold.frictionIndex || row.users < threshold.minUsersAffected) return [];
-    const alertId = `fa_${crypto.createHash('sha256').update(`${pd.page}\u0000${pd.day}`).digest('hex').slice(0, 20)}`;
+    const alertId = `fa_${crypto
+      .createHash('sha256')
+      .update(`${pd.projectId}\u0000${pd.page}\u0000${pd.day}`)
+      .digest('hex')
+      .slice(0, 20)}`;
     return [{ ...pd, alertId, index, users: row.users }];
   });
   if (alerts.length === 0) return;

@@ -144,6 +144,41 @@ describe('stream: ws://…/v1/stream', function () {
     theirs.ws.close();
   });
 
+  it('publishes an alert of each project when two projects alert on the same page and day', async () => {
+    const api = pipeline.api;
+    const settings = await call(api, 'PUT', '/settings/analytics', {
+      key: b.keys[0],
+      json: { alerts: { frictionIndex: 0.05, minUsersAffected: 1 } },
+    });
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
+    const t0 = Date.now() - 60_000;
+    const rage = (user: string) =>
+      [0, 1, 1.2, 1.4, 1.6].map((s, i) => ({
+        user_id: user,
+        event: i === 0 ? 'page_view' : 'click',
+        properties: { page: '/same-page', element: '#same' },
+        timestamp: new Date(t0 + s * 1000).toISOString(),
+      }));
+    const clientA = await subscribedClient(url(), a.keys[1]!, ['friction_alerts']);
+    const clientB = await subscribedClient(url(), b.keys[0]!, ['friction_alerts']);
+    const isOurs = (m: { channel?: string; data?: unknown }) =>
+      m.channel === 'friction_alerts' && (m.data as { page: string }).page === '/same-page';
+    // One after the other: the second alert is published in a later pass than the first.
+    const first = await call(api, 'POST', '/events/batch', { key: a.keys[0], json: { events: rage('rager-a') } });
+    assert.equal(first.status, 202);
+    const alertA = await clientA.next(isOurs, 10_000);
+    const second = await call(api, 'POST', '/events/batch', { key: b.keys[0], json: { events: rage('rager-b') } });
+    assert.equal(second.status, 202);
+    const alertB = await clientB.next(isOurs, 10_000);
+    assert.notEqual(
+      (alertA.data as { alert_id: string }).alert_id,
+      (alertB.data as { alert_id: string }).alert_id,
+      'alert ids are unique across projects',
+    );
+    clientA.ws.close();
+    clientB.ws.close();
+  });
+
   it("publishes what the simulator's traffic produces: alerts and completions within 3 s", async () => {
     const api = pipeline.api;
     const c = await newProject(['admin']);
