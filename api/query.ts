@@ -27,11 +27,19 @@ export function integerParam(ctx: Context, name: string, fallback: number, min: 
   return value;
 }
 
-export function numberParam(ctx: Context, name: string): number | undefined {
+export function numberParam(
+  ctx: Context,
+  name: string,
+  range: { min?: number; max?: number } = {},
+): number | undefined {
   const raw = single(ctx, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value)) throw fieldError(name, 'invalid_type', `${name} must be a number.`);
+  const { min = -Infinity, max = Infinity } = range;
+  if (value < min || value > max) {
+    throw fieldError(name, 'out_of_range', `${name} must lie between ${min} and ${max}.`);
+  }
   return value;
 }
 

@@ -67,7 +67,7 @@ export function frictionRoutes(db: Pool): Route[] {
         {
           name: 'min_friction_index',
           description: 'only points at or above this index (0–1)',
-          schema: { type: 'number' },
+          schema: { type: 'number', minimum: 0, maximum: 1 },
         },
         ...DATE_RANGE_PARAMS,
       ],
@@ -76,7 +76,7 @@ export function frictionRoutes(db: Pool): Route[] {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
         const page = stringParam(ctx, 'page') ?? null;
-        const min = numberParam(ctx, 'min_friction_index') ?? 0;
+        const min = numberParam(ctx, 'min_friction_index', { min: 0, max: 1 }) ?? 0;
         const config = await projectAnalyticsConfig(db, projectId);
         const pages = new Map((await pageTotals(db, projectId, range.start, range.end, page)).map((p) => [p.page, p]));
         const { rows: elements } = await db.query<ElementRow>(

@@ -124,6 +124,11 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     assert.equal(filtered.body.friction_points.length, 2);
     const bad = await call(api, 'GET', '/analytics/friction?min_friction_index=high', { key: read });
     assert.deepEqual(errorOf(bad).details, { field: 'min_friction_index', reason: 'invalid_type' });
+    for (const outside of ['-0.1', '1.5', '7']) {
+      const reply = await call(api, 'GET', `/analytics/friction?min_friction_index=${outside}`, { key: read });
+      assert.equal(reply.status, 400, outside);
+      assert.deepEqual(errorOf(reply).details, { field: 'min_friction_index', reason: 'out_of_range' });
+    }
   });
 
   it('keeps each signal with its raw timings', async () => {
