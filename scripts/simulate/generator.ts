@@ -7,6 +7,18 @@
  */
 import type { TrackedEventInput } from '../../lib/tracked-event.js';
 
+/** The ways a client marks an impression's view as empty, or as showing data (docs/events.md). */
+const EMPTY_CONTEXTS: Record<string, boolean>[] = [
+  { empty_state: true, data_present: false },
+  { empty_state: true },
+  { data_present: false },
+];
+const DATA_CONTEXTS: Record<string, boolean>[] = [
+  { empty_state: false, data_present: true },
+  { data_present: true },
+  {},
+];
+
 export interface SimulationOptions {
   seed: number;
   users: number;
@@ -208,10 +220,11 @@ export function simulate(options: SimulationOptions): Simulation {
       const roll = rnd();
       if (roll < 0.45) {
         const empty = rnd() < 0.3;
+        // Clients say "empty" with either flag or both; the answers count each form as empty.
         emit(user, t, 'feature_impression', {
           page: name,
           feature: f,
-          ui_context: { empty_state: empty, data_present: !empty },
+          ui_context: pick(empty ? EMPTY_CONTEXTS : DATA_CONTEXTS),
         });
         feature(f).saw.add(user);
         feature(f).impressions++;
