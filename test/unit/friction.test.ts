@@ -229,6 +229,59 @@ describe('friction: rage clicks', () => {
       ],
       [rageEp(['c1', 'c2', 'c3'], 0, [100, 100])],
     ],
+    // posthog-js's RageClick tests (packages/browser/src/__tests__/extensions/rageclick.test.ts), as click
+    // sequences: where posthog-js answers "triggered" on a click, here a burst becomes one episode.
+    [
+      'posthog-js: (0,0) (10,10) (5,5) (5,5) within 40 ms fire once',
+      [click('c1', 10, at(0, 0)), click('c2', 20, at(10, 10)), click('c3', 40, at(5, 5)), click('c4', 50, at(5, 5))],
+      [rageEp(['c1', 'c2', 'c3', 'c4'], 10, [10, 20, 10])],
+    ],
+    [
+      'posthog-js: a pause over 1 s ends the burst; three more clicks fire again',
+      [
+        click('c1', 10, at(0, 0)),
+        click('c2', 20, at(10, 10)),
+        click('c3', 40, at(5, 5)),
+        click('c4', 80, at(5, 5)),
+        click('c5', 100, at(5, 5)),
+        click('c6', 110, at(5, 5)),
+        click('c7', 1120, at(5, 5)),
+        click('c8', 1121, at(5, 5)),
+        click('c9', 1122, at(5, 5)),
+      ],
+      [
+        rageEp(['c1', 'c2', 'c3', 'c4', 'c5', 'c6'], 10, [10, 20, 40, 20, 10]),
+        rageEp(['c7', 'c8', 'c9'], 1120, [1, 1]),
+      ],
+    ],
+    [
+      'posthog-js: a jump of 31 px ends the burst; three more clicks there fire again',
+      [
+        click('c1', 10, at(0, 0)),
+        click('c2', 20, at(10, 10)),
+        click('c3', 40, at(5, 5)),
+        click('c4', 80, at(5, 5)),
+        click('c5', 100, at(5, 5)),
+        click('c6', 110, at(5, 5)),
+        click('c7', 120, at(36, 5)),
+        click('c8', 130, at(36, 5)),
+        click('c9', 140, at(36, 5)),
+      ],
+      [
+        rageEp(['c1', 'c2', 'c3', 'c4', 'c5', 'c6'], 10, [10, 20, 40, 20, 10]),
+        rageEp(['c7', 'c8', 'c9'], 120, [10, 10]),
+      ],
+    ],
+    [
+      'posthog-js: a third click 3,980 ms later does not fire',
+      [click('c1', 10, at(5, 5)), click('c2', 20, at(5, 5)), click('c3', 4000, at(5, 5))],
+      [],
+    ],
+    [
+      'posthog-js: a third click 40 px away does not fire',
+      [click('c1', 10, at(0, 0)), click('c2', 20, at(10, 10)), click('c3', 40, at(50, 10))],
+      [],
+    ],
     [
       'timings_ms are the intervals between consecutive clicks',
       [click('c1', 0), click('c2', 250), click('c3', 900), click('c4', 1000)],
