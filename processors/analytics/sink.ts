@@ -1,5 +1,4 @@
 import type { SessionContribution } from '../../lib/session-contribution.js';
-import crypto from 'node:crypto';
 import type { PoolClient } from '../../lib/db.js';
 import { type TrackedEventRecord, firstOccurrences } from '../../lib/tracked-event.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
@@ -12,6 +11,7 @@ import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { keepingFeatureAnswers } from '../../lib/feature-answers.js';
 import { lockUsers } from '../../lib/user-data.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
+import { frictionAlert } from '../friction/alerts.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 
 interface Touched {
@@ -177,15 +177,7 @@ async function raiseAlerts(
   );
   const alerts = rows.flatMap((row) => {
     const pd = pageDays[row.i - 1]!;
-    const { alerts: threshold, weights } = configs.get(pd.projectId)!;
-    const index = frictionIndex(row, weights);
-    if (index < threshold.frictionIndex || row.users < threshold.minUsersAffected) return [];
-    const alertId = `fa_${crypto
-      .createHash('sha256')
-      .update(`${pd.projectId}\u0000${pd.page}\u0000${pd.day}`)
-      .digest('hex')
-      .slice(0, 20)}`;
-    return [{ ...pd, alertId, index, users: row.users }];
+    return frictionAlert(pd, row, row.users, configs.get(pd.projectId)!) ?? [];
   });
   if (alerts.length === 0) return;
   // In key order, as every shared row (see AdditiveDeltas.apply).
