@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { RunningApi } from '../../api/server.js';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
@@ -23,8 +24,9 @@ import {
 
 const run = promisify(execFile);
 
-function startAnalyticsProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', 'analytics'], {
+/** Both Kafka → Postgres steps (raw-sink and analytics) in one process, as `npm start` runs them. */
+function startProcessorsProcess(): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', 'raw-sink,analytics'], {
     env: { ...process.env, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -70,7 +72,7 @@ async function derived(projectId: string): Promise<Record<string, unknown[]>> {
   return out;
 }
 
-describe('analytics processor killed with SIGKILL at random moments, then replayed', () => {
+describe('processors killed with SIGKILL at random moments, then replayed', () => {
   let api: RunningApi;
   let child: ChildProcess | undefined;
 
@@ -90,30 +92,59 @@ describe('analytics processor killed with SIGKILL at random moments, then replay
     const { events, answers } = simulate(defaultOptions(11, 2400, 4)); // ~100k events
     const batches: (typeof events)[] = [];
     for (let i = 0; i < events.length; i += 1000) batches.push(events.slice(i, i + 1000));
-    // Kill points chosen by a seeded draw: after these batches, and again while catching up.
-    let seed = 20261121;
-    const draw = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) + 1;
-    const kills = new Set([draw(batches.length), draw(batches.length), draw(batches.length)]);
+    // Each kill lands at a seeded random moment 0–1.5 s after the restarted processors have applied
+    // something (a kill during start-up proves little): mid-batch, mid-commit, between batches. The
+    // load is paced (~3k events/s) so several kills land while it is posted, its last fifth goes at
+    // full speed to leave a backlog, and two more kills land while that backlog is applied.
+    let seed = 20261122;
+    const draw = (lo: number, hi: number) => lo + ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % (hi - lo));
+    const applied = async () =>
+      Number(
+        (
+          await services().db.query<{ n: string }>(
+            `select coalesce(sum(next_offset), 0) as n from processor_offsets where topic = $1`,
+            [topicName('events')],
+          )
+        ).rows[0]!.n,
+      );
+    const kills: { phase: 'load' | 'catch-up'; applied: number; posted: number }[] = [];
+    const now: { phase: 'load' | 'catch-up' | 'done'; posted: number } = { phase: 'load', posted: 0 };
 
-    child = startAnalyticsProcess();
-    for (let b = 0; b < batches.length; b++) {
-      const reply = await call(api, 'POST', '/events/batch', { key: keys[0], json: { events: batches[b] } });
-      assert.equal(reply.status, 202);
-      if (kills.has(b + 1)) {
-        await waitFor(
-          'the processor to be working',
-          async () => (await count('select 1 from session_events where project_id = $1', [projectId])) > 0,
-          60_000,
-        );
+    child = startProcessorsProcess();
+    const killer = (async () => {
+      for (;;) {
+        const before = await applied();
+        await waitFor('the restarted processors to apply something', async () => (await applied()) > before, 120_000);
+        await sleep(draw(0, 1500));
+        if (now.phase === 'done') break;
+        kills.push({ phase: now.phase, applied: await applied(), posted: now.posted });
         child.kill('SIGKILL');
         await once(child, 'exit');
-        child = startAnalyticsProcess();
+        child = startProcessorsProcess();
+        if (now.phase === 'catch-up' && kills.filter((k) => k.phase === 'catch-up').length >= 2) now.phase = 'done';
       }
+    })();
+    for (const [b, batch] of batches.entries()) {
+      const reply = await call(api, 'POST', '/events/batch', { key: keys[0], json: { events: batch } });
+      assert.equal(reply.status, 202);
+      now.posted += batch.length;
+      if (b < batches.length * 0.8) await sleep(300);
     }
+    now.phase = 'catch-up';
+    await killer;
+    await waitForSink('raw-sink', topicName('events'), 180_000);
     await waitForSink('analytics', topicName('events'), 180_000);
     child.kill('SIGTERM');
     await once(child, 'exit');
 
+    // Both processors' applied offsets together reach 2 × events at the end.
+    const during = kills.filter((k) => k.phase === 'load').length;
+    assert.ok(during >= 2, `at least 2 kills during the load: ${JSON.stringify(kills)}`);
+    assert.ok(
+      kills.some((k) => k.phase === 'catch-up' && k.applied < 2 * answers.events),
+      `a kill while a backlog was being applied: ${JSON.stringify(kills)}`,
+    );
+    assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), answers.events);
     assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), answers.events);
     assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
     const afterKills = await snapshot(projectId);
