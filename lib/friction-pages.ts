@@ -51,8 +51,8 @@ export async function pageTotals(
             sum(rage_clicks)::int as rage_clicks, sum(rage_episodes)::int as rage_episodes, sum(loops)::int as loops,
             sum(loop_views)::int as loop_views, sum(backtracks)::int as backtracks, sum(active_ms)::float8 as active_ms,
             sum(idle_ms)::float8 as idle_ms, sum(idle_gaps)::int as idle_gaps,
-            (select count(distinct u.user_id)::int from friction_page_users u
-             where u.project_id = $1 and u.page = p.page and u.day between $2 and $3) as users_affected
+            (select coalesce(sum(r.users), 0)::int from friction_page_reach r
+             where r.project_id = $1 and r.page = p.page and r.day between $2 and $3 and r.prev_day < $2) as users_affected
      from friction_page_daily p
      where p.project_id = $1 and p.day between $2 and $3 and ($4::text is null or p.page = $4)
      group by p.page`,

@@ -1,6 +1,6 @@
 import { ContributionDeltas } from './contribution-store.js';
 import type { PoolClient } from './db.js';
-import { keepingFeatureAnswers } from './feature-answers.js';
+import { keepingAnswerTables } from './answer-tables.js';
 import type { SessionContribution } from './session-contribution.js';
 
 /**
@@ -45,7 +45,7 @@ export async function eraseUser(client: PoolClient, projectId: string, userId: s
   );
   const deltas = new ContributionDeltas();
   for (const row of rows) deltas.add(projectId, row.contribution, -1);
-  await keepingFeatureAnswers(client, [{ projectId, userId }], async () => {
+  await keepingAnswerTables(client, [{ projectId, userId }], async () => {
     await deltas.apply(client);
     for (const table of USER_TABLES) {
       await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [projectId, userId]);

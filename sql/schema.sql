@@ -254,6 +254,15 @@ create table friction_page_daily (
 );
 CREATE INDEX friction_page_daily_day ON public.friction_page_daily USING btree (project_id, day);
 
+create table friction_page_reach (
+  project_id uuid not null,
+  page text not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  constraint friction_page_reach_pkey PRIMARY KEY (project_id, page, day, prev_day)
+);
+
 create table friction_page_users (
   project_id uuid not null,
   page text not null,
@@ -262,6 +271,7 @@ create table friction_page_users (
   signals integer not null,
   constraint friction_page_users_pkey PRIMARY KEY (project_id, page, day, user_id)
 );
+CREATE INDEX friction_page_users_user ON public.friction_page_users USING btree (project_id, user_id, day);
 
 create table friction_signals (
   project_id uuid not null,

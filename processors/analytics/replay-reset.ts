@@ -1,6 +1,6 @@
 import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
-import { keepingFeatureAnswers } from '../../lib/feature-answers.js';
+import { keepingAnswerTables } from '../../lib/answer-tables.js';
 import type { SessionContribution } from '../../lib/session-contribution.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { lockUsers } from '../../lib/user-data.js';
@@ -86,7 +86,7 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
           sessionKeys,
         );
       }
-      await keepingFeatureAnswers(
+      await keepingAnswerTables(
         client,
         chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
         () => deltas.apply(client),

@@ -8,7 +8,7 @@ import { splitSessions } from '../sessionize/core.js';
 import { sessionContribution } from './contribution.js';
 import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
-import { keepingFeatureAnswers } from '../../lib/feature-answers.js';
+import { keepingAnswerTables } from '../../lib/answer-tables.js';
 import { lockUsers } from '../../lib/user-data.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { frictionAlert } from '../friction/alerts.js';
@@ -49,6 +49,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     'feature_reach',
     'tenure_sessions',
     'feature_discovery',
+    'friction_page_reach',
   ],
   async write(client, messages) {
     const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
@@ -129,7 +130,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
         features.push({ projectId: t.projectId, userId: t.userId, feature });
       }
     }
-    await keepingFeatureAnswers(client, users, async () => {
+    await keepingAnswerTables(client, users, async () => {
       // Sessions and daily tables first: the refreshes below read them.
       await writeSessions(client, writes);
       await deltas.apply(client);

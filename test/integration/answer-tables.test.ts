@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
 import { featureTotals, segmentFeatureTotals } from '../../lib/feature-usage.js';
+import { pageTotals } from '../../lib/friction-pages.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { eraseUser } from '../../lib/user-data.js';
 import { analyticsSink } from '../../processors/analytics/sink.js';
@@ -10,6 +11,7 @@ const DAY = 86_400_000;
 const START = Date.UTC(2026, 8, 1);
 const FEATURES = ['export', 'filters', 'share'];
 const SOURCES = ['browsing', 'tooltip', 'docs', 'shortcut'];
+const PAGES = ['/home', '/reports', '/settings'];
 
 /** Deterministic pseudo-random numbers (mulberry32): the scenario is the same on every run. */
 function random(seed: number): () => number {
@@ -42,7 +44,10 @@ function scenario(projectId: string, seed: number): TrackedEventRecord[] {
           properties: JSON.stringify(properties),
         });
       };
-      push('page_view', { page: '/home' });
+      const page = PAGES[Math.floor(rnd() * PAGES.length)]!;
+      push('page_view', { page });
+      // Some days a rage burst on the page (friction_page_users, friction_page_reach).
+      if (rnd() < 0.35) for (let c = 0; c < 3; c++) push('click', { element: '#save', ui_response: true });
       for (const feature of FEATURES) {
         if (rnd() < 0.5) push('feature_impression', { feature, ui_context: { empty_state: rnd() < 0.3 } });
         if (rnd() < 0.25) {
@@ -68,7 +73,14 @@ async function feed(events: TrackedEventRecord[], seed: number): Promise<void> {
   }
 }
 
-const ANSWER_TABLES = ['feature_daily', 'project_daily', 'feature_reach', 'tenure_sessions', 'feature_discovery'];
+const ANSWER_TABLES = [
+  'feature_daily',
+  'project_daily',
+  'feature_reach',
+  'tenure_sessions',
+  'feature_discovery',
+  'friction_page_reach',
+];
 
 /** The answer tables as a recomputation from the per-user rows gives them. */
 const RECOMPUTED: Record<string, string> = {
@@ -107,6 +119,11 @@ const RECOMPUTED: Record<string, string> = {
                     from t group by 1 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
   feature_discovery: `select feature, coalesce(first_use_source, '') as method, count(*)::int as users
                       from feature_users where project_id = $1 and first_used_at is not null group by 1, 2`,
+  friction_page_reach: `select page, day, prev_day, count(*)::int as users
+                        from (select page, day,
+                                     coalesce(lag(day) over (partition by page, user_id order by day), '-infinity') as prev_day
+                              from friction_page_users where project_id = $1) e
+                        group by 1, 2, 3`,
 };
 
 async function rows(sql: string, projectId: string): Promise<string[]> {
@@ -137,7 +154,7 @@ async function assertConsistent(projectId: string): Promise<void> {
   }
 }
 
-describe('answer-sized feature tables (migration 15, lib/feature-answers.ts)', () => {
+describe('answer-sized feature and friction tables (migrations 15 and 17, lib/answer-tables.ts)', () => {
   after(() => closeServices());
 
   it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {
@@ -170,6 +187,7 @@ describe('answer-sized feature tables (migration 15, lib/feature-answers.ts)', (
     );
     await feed(events, 5);
     const rnd = random(3);
+    let checkedPages = 0;
     const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
     for (let i = 0; i < 25; i++) {
       const a = Math.floor(rnd() * 62) - 2;
@@ -184,6 +202,20 @@ describe('answer-sized feature tables (migration 15, lib/feature-answers.ts)', (
         assert.deepEqual(rest, s, JSON.stringify(range));
         assert.ok(Math.abs((fastDays ?? 0) - (slowDays ?? 0)) < 1e-9, `${f.feature} ${JSON.stringify(range)}`);
       }
+      // users_affected of the friction points: the reach edges against a distinct count of per-user rows.
+      const pages = await pageTotals(services().db, projectId, range.start, range.end, null);
+      const { rows: distinct } = await services().db.query<{ page: string; users: number }>(
+        `select page, count(distinct user_id)::int as users from friction_page_users
+         where project_id = $1 and day between $2 and $3 group by 1`,
+        [projectId, range.start, range.end],
+      );
+      assert.deepEqual(
+        Object.fromEntries(pages.map((p) => [p.page, p.users_affected]).filter(([, n]) => n !== 0)),
+        Object.fromEntries(distinct.map((d) => [d.page, d.users])),
+        `users_affected ${JSON.stringify(range)}`,
+      );
+      checkedPages += distinct.length;
     }
+    assert.ok(checkedPages > 10, `ranges with friction: ${checkedPages}`);
   });
 });

@@ -2,10 +2,10 @@ import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.
 import type { PoolClient } from './db.js';
 
 /**
- * The answer tables of the feature GETs that are not sums of session contributions (migration 15,
- * docs/metrics.md §10): what a user adds to them depends on all of the user's days. They are kept
- * as sums over users: a writer that changes users' per-user rows reads the users' share before and
- * after its change and writes the difference.
+ * The answer tables of the feature and friction GETs that are not sums of session contributions
+ * (migrations 15 and 17, docs/metrics.md §10): what a user adds to them depends on all of the
+ * user's days. They are kept as sums over users: a writer that changes users' per-user rows reads
+ * the users' share before and after its change and writes the difference.
  */
 const REACH: AdditiveTable = {
   table: 'feature_reach',
@@ -36,6 +36,16 @@ const DISCOVERY: AdditiveTable = {
   keys: [
     ['feature', 'text'],
     ['method', 'text'],
+  ],
+  values: [['users', int]],
+};
+
+const PAGE_REACH: AdditiveTable = {
+  table: 'friction_page_reach',
+  keys: [
+    ['page', 'text'],
+    ['day', 'date'],
+    ['prev_day', 'date'],
   ],
   values: [['users', int]],
 };
@@ -87,8 +97,18 @@ const DISCOVERY_SQL = `with ${USERS}
   where fu.first_used_at is not null
   group by 1, 2, 3`;
 
+/** Each day a user had friction on a page is an edge from the user's previous such day on the page. */
+const PAGE_REACH_SQL = `with ${USERS},
+  e as (
+    select p.project_id, p.page, p.day,
+           coalesce(lag(p.day) over (partition by p.project_id, p.page, p.user_id order by p.day), '-infinity') as prev_day
+    from u join friction_page_users p using (project_id, user_id)
+  )
+  select project_id, page, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3, 4`;
+
 const SHARES: [AdditiveTable, string][] = [
   [REACH, REACH_SQL],
+  [PAGE_REACH, PAGE_REACH_SQL],
   [TENURE, TENURE_SQL],
   [DISCOVERY, DISCOVERY_SQL],
 ];
@@ -107,11 +127,7 @@ async function addShares(client: PoolClient, users: User[], deltas: AdditiveDelt
  * Runs `change` (which may change any per-user row of `users`) and moves the answer tables from
  * the users' share before it to their share after it, in the caller's transaction.
  */
-export async function keepingFeatureAnswers<T>(
-  client: PoolClient,
-  users: User[],
-  change: () => Promise<T>,
-): Promise<T> {
+export async function keepingAnswerTables<T>(client: PoolClient, users: User[], change: () => Promise<T>): Promise<T> {
   if (users.length === 0) return change();
   const deltas = new AdditiveDeltas();
   await addShares(client, users, deltas, -1);
