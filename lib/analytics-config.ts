@@ -40,8 +40,12 @@ export const DEFAULT_ANALYTICS = {
   /** Friction Index weights; they sum to 1 so the index stays in [0, 1]. */
   weights: { dead_click: 0.25, rage_click: 0.25, loop: 0.2, backtrack: 0.15, idle: 0.15 },
   quadrant: { visibilityRate: 0.5, engagementConversion: 0.5 },
-  /** A page's daily Friction Index at or above this, with at least this many users affected, raises one alert that day. */
-  alerts: { frictionIndex: 0.4, minUsersAffected: 3 },
+  /**
+   * A page's daily Friction Index at or above this, with at least this many users affected, raises
+   * one alert that day, when events received at most maxReceiptAgeMs ago moved it there (a replay
+   * of older events raises none).
+   */
+  alerts: { frictionIndex: 0.4, minUsersAffected: 3, maxReceiptAgeMs: 24 * 60 * 60_000 },
   /** An event occurrence fails when a friction signal hits its page within this long after it. */
   contextSuccessWindowMs: 10_000,
 } as const;

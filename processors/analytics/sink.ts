@@ -11,7 +11,7 @@ import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { keepingAnswerTables } from '../../lib/answer-tables.js';
 import { lockUsers } from '../../lib/user-data.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
-import { frictionAlert } from '../friction/alerts.js';
+import { type PageDay, frictionAlert } from '../friction/alerts.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 
 interface Touched {
@@ -19,6 +19,8 @@ interface Touched {
   userId: string;
   min: number;
   max: number;
+  /** latest receipt time of the user's new events */
+  received: number;
 }
 
 /**
@@ -96,10 +98,18 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
       if (t) {
         t.min = Math.min(t.min, row.ms);
         t.max = Math.max(t.max, row.ms);
-      } else touched.set(key, { projectId: row.project_id, userId: row.user_id, min: row.ms, max: row.ms });
+        t.received = Math.max(t.received, row.rx);
+      } else
+        touched.set(key, {
+          projectId: row.project_id,
+          userId: row.user_id,
+          min: row.ms,
+          max: row.ms,
+          received: row.rx,
+        });
     }
     const configs = new Map<string, AnalyticsConfig>();
-    const pageDays = new Map<string, { projectId: string; page: string; day: string }>();
+    const pageDays = new Map<string, PageDay>();
     const deltas = new ContributionDeltas();
     const features: { projectId: string; userId: string; feature: string }[] = [];
     const writes: SessionWrites = { removed: [], added: [] };
@@ -118,11 +128,9 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
         deltas.add(t.projectId, c, 1);
         writes.added.push({ projectId: t.projectId, userId: t.userId, c });
         for (const p of c.pages) {
-          pageDays.set(`${t.projectId}\u0000${p.page}\u0000${c.day}`, {
-            projectId: t.projectId,
-            page: p.page,
-            day: c.day,
-          });
+          const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
+          const received = Math.max(pageDays.get(key)?.receivedAt ?? 0, t.received);
+          pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: received });
         }
       }
       const touchedFeatures = [...old.map((s) => s.contribution), ...fresh].flatMap((c) => c.features);
@@ -161,11 +169,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
  * One alert per page and day once the page's Friction Index that day reaches the threshold with
  * enough users affected. Alerts are moments, not state: a replay does not raise them again.
  */
-async function raiseAlerts(
-  client: PoolClient,
-  pageDays: { projectId: string; page: string; day: string }[],
-  configs: Map<string, AnalyticsConfig>,
-) {
+async function raiseAlerts(client: PoolClient, pageDays: PageDay[], configs: Map<string, AnalyticsConfig>) {
   if (pageDays.length === 0) return;
   const { rows } = await client.query<FrictionTotals & { i: number; users: number }>(
     `select k.i, p.views, p.clicks, p.dead_clicks, p.rage_clicks, p.loop_views, p.backtracks, p.active_ms, p.idle_ms,
@@ -176,9 +180,10 @@ async function raiseAlerts(
      order by k.i`,
     [pageDays.map((pd) => pd.projectId), pageDays.map((pd) => pd.page), pageDays.map((pd) => pd.day)],
   );
+  const now = Date.now();
   const alerts = rows.flatMap((row) => {
     const pd = pageDays[row.i - 1]!;
-    return frictionAlert(pd, row, row.users, configs.get(pd.projectId)!) ?? [];
+    return frictionAlert(pd, row, row.users, configs.get(pd.projectId)!, now) ?? [];
   });
   if (alerts.length === 0) return;
   // In key order, as every shared row (see AdditiveDeltas.apply).

@@ -6,9 +6,11 @@ export interface PageDay {
   projectId: string;
   page: string;
   day: string;
+  /** latest receipt time (epoch ms) of the events that changed the page's day in this batch */
+  receivedAt: number;
 }
 
-export interface FrictionAlert extends PageDay {
+export interface FrictionAlert extends Omit<PageDay, 'receivedAt'> {
   alertId: string;
   index: number;
   users: number;
@@ -16,18 +18,22 @@ export interface FrictionAlert extends PageDay {
 
 /**
  * The alert a page's day raises, or null: its Friction Index at or above `alerts.frictionIndex`
- * with at least `alerts.minUsersAffected` users affected (both bounds inclusive). The id is one
- * per project, page and day, so the page alerts once that day (de-duplicated in time).
+ * with at least `alerts.minUsersAffected` users affected (both bounds inclusive), moved there by
+ * events received at most `alerts.maxReceiptAgeMs` before `now` — alerts are news: a replay of
+ * older events raises none. The id is one per project, page and day, so the page alerts once that
+ * day (de-duplicated in time).
  */
 export function frictionAlert(
   pageDay: PageDay,
   totals: FrictionTotals,
   users: number,
   config: Pick<AnalyticsConfig, 'alerts' | 'weights'>,
+  now: number,
 ): FrictionAlert | null {
+  if (now - pageDay.receivedAt > config.alerts.maxReceiptAgeMs) return null;
   const index = frictionIndex(totals, config.weights);
   if (index < config.alerts.frictionIndex || users < config.alerts.minUsersAffected) return null;
-  const key = `${pageDay.projectId}\u0000${pageDay.page}\u0000${pageDay.day}`;
-  const alertId = `fa_${crypto.createHash('sha256').update(key).digest('hex').slice(0, 20)}`;
-  return { ...pageDay, alertId, index, users };
+  const { projectId, page, day } = pageDay;
+  const alertId = `fa_${crypto.createHash('sha256').update(`${projectId}\u0000${page}\u0000${day}`).digest('hex').slice(0, 20)}`;
+  return { projectId, page, day, alertId, index, users };
 }

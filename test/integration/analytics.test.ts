@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
+import { inTransaction } from '../../lib/db.js';
 import { topicName } from '../../lib/topics.js';
+import { analyticsSink } from '../../processors/analytics/sink.js';
 
 import {
   call,
@@ -260,6 +262,43 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       [['/home', 1]],
     );
     assert.ok(rows[0]!.friction_index >= 0.3);
+  });
+
+  it('raises no alert from events received long ago (a replay), and one from the same events received now', async () => {
+    const { projectId: quiet } = await newProject();
+    await services().db.query(
+      `update projects set settings = '{"analytics": {"alerts": {"frictionIndex": 0.05, "minUsersAffected": 1}}}'
+       where project_id = $1`,
+      [quiet],
+    );
+    const T0 = Date.now() - 3600_000;
+    const rage = (user: string, receivedAt: number, offset: number) =>
+      [0, 1000, 1200, 1400].map((dt, i) => ({
+        partition: 0,
+        offset: offset + i,
+        key: null,
+        value: {
+          project_id: quiet,
+          message_id: `${user}-${i}`,
+          user_id: user,
+          event: i === 0 ? 'page_view' : 'click',
+          timestamp: T0 + dt,
+          received_at: receivedAt,
+          properties: JSON.stringify({ page: i === 0 ? '/old' : undefined, element: '#x' }),
+        },
+      }));
+    const alerts = () => count('select 1 from friction_alerts where project_id = $1', [quiet]);
+    await inTransaction(services().db, (client) =>
+      analyticsSink.write(client, rage('replayed', T0 - 2 * 86_400_000, 0)),
+    );
+    assert.equal(
+      await count("select 1 from friction_signals where project_id = $1 and kind = 'rage_click'", [quiet]),
+      1,
+      'the rage burst',
+    );
+    assert.equal(await alerts(), 0, 'events received two days ago raise no alert');
+    await inTransaction(services().db, (client) => analyticsSink.write(client, rage('live', Date.now(), 10)));
+    assert.equal(await alerts(), 1, 'a live burst on the same page and day does');
   });
 
   it('erasing a user takes their share out of the anonymous daily tables too', async () => {

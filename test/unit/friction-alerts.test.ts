@@ -3,7 +3,8 @@ import { analyticsConfig } from '../../lib/analytics-config.js';
 import { type FrictionTotals, frictionIndex, noFriction } from '../../lib/friction-index.js';
 import { frictionAlert } from '../../processors/friction/alerts.js';
 
-const pageDay = { projectId: 'p1', page: '/checkout', day: '2026-11-20' };
+const NOW = Date.UTC(2026, 10, 20, 12);
+const pageDay = { projectId: 'p1', page: '/checkout', day: '2026-11-20', receivedAt: NOW - 1000 };
 /** 10 clicks of which `dead` were dead: a Friction Index of 0.25 × dead / 10 with the default weights. */
 const totals = (dead: number): FrictionTotals => ({ ...noFriction(), views: 1, clicks: 10, dead_clicks: dead });
 
@@ -20,7 +21,7 @@ describe('friction alerts: when a page day raises one', () => {
   ];
   for (const [name, facts, users, fires] of cases) {
     it(name, () => {
-      const alert = frictionAlert(pageDay, facts, users, config);
+      const alert = frictionAlert(pageDay, facts, users, config, NOW);
       assert.equal(alert !== null, fires);
       if (alert) {
         assert.equal(alert.index, frictionIndex(facts, config.weights));
@@ -29,18 +30,34 @@ describe('friction alerts: when a page day raises one', () => {
     });
   }
 
+  it('is news: events received more than alerts.maxReceiptAgeMs ago (a replay) raise none', () => {
+    const day = 24 * 60 * 60_000;
+    const fires = (receivedAt: number, maxReceiptAgeMs?: number) =>
+      frictionAlert(
+        { ...pageDay, receivedAt },
+        totals(9),
+        5,
+        analyticsConfig({ alerts: { frictionIndex: 0.1, minUsersAffected: 1, maxReceiptAgeMs } }),
+        NOW,
+      ) !== null;
+    assert.equal(fires(NOW - day), true, 'exactly the default 24 h ago');
+    assert.equal(fires(NOW - day - 1), false, '1 ms more');
+    assert.equal(fires(NOW - 3 * day, 7 * day), true, 'a project allowing a week');
+    assert.equal(fires(NOW + 5000), true, 'received after "now" (clock skew)');
+  });
+
   it('uses the project’s weights', () => {
     const deadHeavy = analyticsConfig({
       weights: { dead_click: 1, rage_click: 0, loop: 0, backtrack: 0, idle: 0 },
       alerts: { frictionIndex: 0.4, minUsersAffected: 1 },
     });
-    assert.equal(frictionAlert(pageDay, totals(4), 1, deadHeavy)?.index, 0.4);
-    assert.equal(frictionAlert(pageDay, totals(4), 1, analyticsConfig({ alerts: { minUsersAffected: 1 } })), null);
+    assert.equal(frictionAlert(pageDay, totals(4), 1, deadHeavy, NOW)?.index, 0.4);
+    assert.equal(frictionAlert(pageDay, totals(4), 1, analyticsConfig({ alerts: { minUsersAffected: 1 } }), NOW), null);
   });
 
   it('has one id per project, page and day', () => {
     const config1 = analyticsConfig({ alerts: { frictionIndex: 0, minUsersAffected: 0 } });
-    const id = (pd: typeof pageDay) => frictionAlert(pd, totals(1), 1, config1)!.alertId;
+    const id = (pd: typeof pageDay) => frictionAlert(pd, totals(1), 1, config1, NOW)!.alertId;
     assert.equal(id(pageDay), id({ ...pageDay }));
     const others = [
       { ...pageDay, projectId: 'p2' },
