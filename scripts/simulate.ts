@@ -49,8 +49,13 @@ export function defaultOptions(seed: number, users: number, sessions: number): S
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+const USAGE =
+  'usage: npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--sessions n] [--scenarios [--per-group n]] [--out file]';
+
+/** The command line: sends the traffic and writes the answers to `--out` (or stdout); returns the exit code. */
+export async function runSimulate(args: string[]): Promise<number> {
   const { values } = parseArgs({
+    args,
     options: {
       'base-url': { type: 'string', default: 'http://127.0.0.1:3000/v1' },
       key: { type: 'string' },
@@ -63,10 +68,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   if (!values.key) {
-    console.error(
-      'usage: npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--sessions n] [--scenarios [--per-group n]] [--out file]',
-    );
-    process.exit(2);
+    console.error(USAGE);
+    return 2;
   }
   const options = defaultOptions(Number(values.seed), Number(values.users), Number(values.sessions));
   if (values.scenarios) options.scenarios = { perGroup: Number(values['per-group']) };
@@ -77,4 +80,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `sent ${simulation.events.length} events of ${simulation.users.length} users (${simulation.answers.sessions} sessions)`,
   );
   if (!values.out) console.log(answers);
+  return 0;
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await runSimulate(process.argv.slice(2));

@@ -3,8 +3,11 @@
  * planted in known numbers, and the answers they imply. Normal browsing is built to be free of
  * friction (clicks answered by the UI, no returns to a page, no gaps over 10 s), so every signal
  * the pipeline finds comes from a planted pattern — and the answers are counted here, from the
- * plan, not by running the pipeline's code.
+ * plan, not by running the pipeline's code. Signal facts come from the plan; views, clicks, active
+ * time and each event's success are tallied from each session's events as it is emitted, by the
+ * rules of docs/metrics.md written out here (only the default thresholds and weights are imported).
  */
+import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
 import type { TrackedEventInput } from '../../lib/tracked-event.js';
 
 /** The ways a client marks an impression's view as empty, or as showing data (docs/events.md). */
@@ -54,8 +57,47 @@ export interface FeatureAnswer {
   sessions_visible: number;
   visibility_rate: number;
   engagement_conversion: number;
+  /** mean over users_used of (first use − the user's first event), in days */
+  avg_days_to_discovery: number;
+  discovery_gap_score: number;
+  quadrant: `${'high' | 'low'}_visibility_${'high' | 'low'}_usage`;
   visible_in_empty_state: number;
   avg_data_volume_when_used: number;
+}
+
+/** The facts a Friction Index is computed from (docs/metrics.md §4–5), as planted and emitted. */
+export interface FrictionFacts {
+  views: number;
+  clicks: number;
+  dead_clicks: number;
+  /** clicks inside rage bursts */
+  rage_clicks: number;
+  rage_episodes: number;
+  loop_views: number;
+  backtracks: number;
+  active_ms: number;
+  idle_ms: number;
+}
+
+/** A point of GET /analytics/friction (docs/metrics.md §6) with default weights; element "*" is the page. */
+export interface FrictionPointAnswer {
+  page: string;
+  element: string;
+  friction_index: number;
+  signals: { dead_clicks: number; rage_clicks: number; confusion_loops: number; avg_idle_time: number };
+  users_affected: number;
+  /** the point's facts: an element's clicks with its page's navigation and time facts */
+  facts: FrictionFacts;
+}
+
+/** Occurrences of one event name in one UI context (docs/metrics.md §9) with default weights and window. */
+export interface EventContextAnswer {
+  count: number;
+  successes: number;
+  success_rate: number;
+  /** occurrences hit by a signal of each kind */
+  hits: { dead_click: number; rage_click: number; confusion_loop: number; backtrack: number };
+  friction_index: number;
 }
 
 export interface Answers {
@@ -67,6 +109,13 @@ export interface Answers {
   features: Record<string, FeatureAnswer>;
   /** occurrences of feature_impression by UI context */
   impression_contexts: { with_data_present: number; empty_state: number };
+  /** every page and every (page, element) clicked, in the API's order: index down, then page, then element */
+  friction_points: FrictionPointAnswer[];
+  /** per event name emitted, as GET /analytics/context/events/{name} reports it */
+  event_contexts: Record<
+    string,
+    { total_occurrences: number; with_data_present: EventContextAnswer; empty_state: EventContextAnswer }
+  >;
   /**
    * With `scenarios`: what the scenario users imply. Every other key counts only the other users.
    * These answers are exact for a project whose only traffic is the scenarios' (`users: 0`): user_share,
@@ -140,11 +189,51 @@ const PAGE_NAMES = Object.keys(PAGES);
 const PLANS = ['free', 'pro', 'enterprise'];
 const SESSION_GAP_MS = 2 * 60 * 60_000; // sessions of a user are far apart (> 30 min)
 const PLANTED_GAP_MS = 45 * 60_000;
+const DAY_MS = 86_400_000;
+
+type UiContext = 'with_data_present' | 'empty_state';
+/** The signal kinds that fail an event occurrence (docs/metrics.md §9: idle never does). */
+type FailingKind = keyof EventContextAnswer['hits'];
+
+/** An event of the session being generated, as the answers need it. */
+interface Logged {
+  id: string;
+  t: number;
+  event: string;
+  page: string;
+  element?: string;
+  context: UiContext;
+}
+
+/** A signal the plan puts in the session being generated: its page, its first event's time and its events. */
+interface PlantedSignal {
+  kind: FailingKind;
+  page: string;
+  at: number;
+  ids: string[];
+}
+
+type ElementFacts = Pick<FrictionFacts, 'clicks' | 'dead_clicks' | 'rage_clicks' | 'rage_episodes'>;
+
+/** docs/metrics.md §5, written out here rather than imported: the answers must not come from the code they check. */
+function frictionIndex(f: FrictionFacts): number {
+  const { weights: w } = DEFAULT_ANALYTICS;
+  const rate = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : 0);
+  const total = w.dead_click + w.rage_click + w.loop + w.backtrack + w.idle;
+  const sum =
+    w.dead_click * rate(f.dead_clicks, f.clicks) +
+    w.rage_click * rate(f.rage_clicks, f.clicks) +
+    w.loop * rate(f.loop_views, f.views) +
+    w.backtrack * rate(f.backtracks, f.views) +
+    w.idle * rate(f.idle_ms, f.active_ms);
+  return total > 0 ? sum / total : 0;
+}
 
 export function simulate(options: SimulationOptions): Simulation {
   const rnd = random(options.seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const { idle, weights, contextSuccessWindowMs, quadrant } = DEFAULT_ANALYTICS;
 
   const users = Array.from({ length: options.users }, (_, i) => ({
     user_id: `sim-${options.seed}-u${i}`,
@@ -152,14 +241,30 @@ export function simulate(options: SimulationOptions): Simulation {
   }));
   const events: TrackedEventInput[] = [];
   let counter = 0;
-  const emit = (user: string, t: number, event: string, properties: Record<string, unknown>) => {
-    events.push({
-      user_id: user,
+  // The session being generated, and the signals planted in it; `endSession` tallies and clears them.
+  let log: Logged[] = [];
+  let plantedSignals: PlantedSignal[] = [];
+  const firstEvent = new Map<string, number>();
+  /** Emits an event; `context` is how the plan meant its ui_context (a page's view empty or with data). */
+  const emit = (
+    user: string,
+    t: number,
+    event: string,
+    properties: Record<string, unknown>,
+    context: UiContext = 'with_data_present',
+  ): string => {
+    const id = `sim-${options.seed}-${counter++}`;
+    events.push({ user_id: user, event, properties, timestamp: new Date(t).toISOString(), message_id: id });
+    log.push({
+      id,
+      t,
       event,
-      properties,
-      timestamp: new Date(t).toISOString(),
-      message_id: `sim-${options.seed}-${counter++}`,
+      page: properties.page as string,
+      element: properties.element as string | undefined,
+      context,
     });
+    firstEvent.set(user, Math.min(firstEvent.get(user) ?? t, t));
+    return id;
   };
 
   // Answers, counted from the plan.
@@ -181,6 +286,7 @@ export function simulate(options: SimulationOptions): Simulation {
     {
       saw: Set<string>;
       used: Set<string>;
+      first_use: Map<string, number>;
       sessions: number;
       impressions: number;
       empty: number;
@@ -192,6 +298,7 @@ export function simulate(options: SimulationOptions): Simulation {
     (features[name] ??= {
       saw: new Set(),
       used: new Set(),
+      first_use: new Map(),
       sessions: 0,
       impressions: 0,
       empty: 0,
@@ -199,7 +306,72 @@ export function simulate(options: SimulationOptions): Simulation {
       uses_with_volume: 0,
     });
   const contexts = { with_data_present: 0, empty_state: 0 };
+  // Friction facts: signal facts from the plan, navigation, clicks and time from the emitted sessions.
+  const facts: Record<string, FrictionFacts & { elements: Record<string, ElementFacts> }> = {};
+  const fact = (name: string) =>
+    (facts[name] ??= {
+      views: 0,
+      clicks: 0,
+      dead_clicks: 0,
+      rage_clicks: 0,
+      rage_episodes: 0,
+      loop_views: 0,
+      backtracks: 0,
+      active_ms: 0,
+      idle_ms: 0,
+      elements: {},
+    });
+  const elementFact = (name: string, element: string) =>
+    (fact(name).elements[element] ??= { clicks: 0, dead_clicks: 0, rage_clicks: 0, rage_episodes: 0 });
+  const outcomes: Record<
+    string,
+    Record<UiContext, { count: number; successes: number; hits: EventContextAnswer['hits'] }>
+  > = {};
+  const outcome = (event: string, context: UiContext) => {
+    const empty = () => ({
+      count: 0,
+      successes: 0,
+      hits: { dead_click: 0, rage_click: 0, confusion_loop: 0, backtrack: 0 },
+    });
+    return (outcomes[event] ??= { with_data_present: empty(), empty_state: empty() })[context];
+  };
   let sessions = 0;
+
+  /**
+   * Tallies the session just generated: views (repeats merged), clicks and active time per page, and whether each
+   * event succeeded — it fails when a planted signal (other than one it is part of) starts on its page within the
+   * window after it. Normal browsing has no signal, so only planted ones can fail an event.
+   */
+  const endSession = () => {
+    const ordered = [...log].sort((a, b) => a.t - b.t);
+    let lastView: string | undefined;
+    ordered.forEach((e, k) => {
+      const f = fact(e.page);
+      if (e.event === 'page_view') {
+        if (e.page !== lastView) f.views++;
+        lastView = e.page;
+      }
+      if (e.event === 'click') {
+        f.clicks++;
+        if (e.element !== undefined) elementFact(e.page, e.element).clicks++;
+      }
+      const next = ordered[k + 1];
+      if (next) f.active_ms += Math.min(next.t - e.t, idle.capMs);
+      const hitBy = new Set(
+        plantedSignals
+          .filter(
+            (s) => s.page === e.page && s.at >= e.t && s.at - e.t <= contextSuccessWindowMs && !s.ids.includes(e.id),
+          )
+          .map((s) => s.kind),
+      );
+      const o = outcome(e.event, e.context);
+      o.count++;
+      if (hitBy.size === 0) o.successes++;
+      for (const kind of hitBy) o.hits[kind]++;
+    });
+    log = [];
+    plantedSignals = [];
+  };
 
   // Each user's session start times; planted patterns get sessions of their own.
   const slots: { user: string; t: number }[] = [];
@@ -221,11 +393,13 @@ export function simulate(options: SimulationOptions): Simulation {
       if (roll < 0.45) {
         const empty = rnd() < 0.3;
         // Clients say "empty" with either flag or both; the answers count each form as empty.
-        emit(user, t, 'feature_impression', {
-          page: name,
-          feature: f,
-          ui_context: pick(empty ? EMPTY_CONTEXTS : DATA_CONTEXTS),
-        });
+        emit(
+          user,
+          t,
+          'feature_impression',
+          { page: name, feature: f, ui_context: pick(empty ? EMPTY_CONTEXTS : DATA_CONTEXTS) },
+          empty ? 'empty_state' : 'with_data_present',
+        );
         feature(f).saw.add(user);
         feature(f).impressions++;
         if (empty) feature(f).empty++;
@@ -236,6 +410,7 @@ export function simulate(options: SimulationOptions): Simulation {
         emit(user, t, 'feature_used', { page: name, feature: f, ui_context: { data_volume: volume } });
         feature(f).saw.add(user);
         feature(f).used.add(user);
+        feature(f).first_use.set(user, Math.min(feature(f).first_use.get(user) ?? t, t));
         feature(f).volume += volume;
         feature(f).uses_with_volume++;
         visible.add(f);
@@ -262,6 +437,7 @@ export function simulate(options: SimulationOptions): Simulation {
       [previous, current] = [current, pick(next)];
     }
     for (const f of visible) feature(f).sessions++;
+    endSession();
   };
 
   const planted: (() => void)[] = [];
@@ -270,6 +446,7 @@ export function simulate(options: SimulationOptions): Simulation {
   const plantedSession = (user: string, body: (t: number) => void) => {
     // After every normal session, 45 min apart: a user's sessions never merge.
     body(options.start + options.spanMs + PLANTED_GAP_MS * ++plantedSessions);
+    endSession();
     sessions++;
   };
   for (let i = 0; i < options.planted.rage; i++) {
@@ -278,8 +455,9 @@ export function simulate(options: SimulationOptions): Simulation {
       const clicks = between(3, 6);
       plantedSession(user, (t) => {
         emit(user, t, 'page_view', { page: '/reports' });
+        const ids: string[] = [];
         for (let c = 0; c < clicks; c++) {
-          emit(user, t + 2000 + c * 250, 'click', {
+          const id = emit(user, t + 2000 + c * 250, 'click', {
             page: '/reports',
             element: '#export-btn',
             element_type: 'button',
@@ -287,10 +465,16 @@ export function simulate(options: SimulationOptions): Simulation {
             x: 400 + c,
             y: 300,
           });
+          ids.push(id);
         }
+        plantedSignals.push({ kind: 'rage_click', page: '/reports', at: t + 2000, ids });
       });
       page('/reports').rage_clicks++;
       page('/reports').affected.add(user);
+      for (const f of [fact('/reports'), elementFact('/reports', '#export-btn')]) {
+        f.rage_clicks += clicks;
+        f.rage_episodes++;
+      }
     });
   }
   for (let i = 0; i < options.planted.dead; i++) {
@@ -298,32 +482,39 @@ export function simulate(options: SimulationOptions): Simulation {
       const user = plantedUser();
       plantedSession(user, (t) => {
         emit(user, t, 'page_view', { page: '/dashboard' });
-        emit(user, t + 3000, 'click', {
+        const id = emit(user, t + 3000, 'click', {
           page: '/dashboard',
           element: '#chart',
           element_type: 'canvas',
           ui_response: false,
           ui_response_ms: 2500,
         });
+        plantedSignals.push({ kind: 'dead_click', page: '/dashboard', at: t + 3000, ids: [id] });
       });
       page('/dashboard').dead_clicks++;
       page('/dashboard').affected.add(user);
+      fact('/dashboard').dead_clicks++;
+      elementFact('/dashboard', '#chart').dead_clicks++;
     });
   }
   for (let i = 0; i < options.planted.loops; i++) {
     planted.push(() => {
       const user = plantedUser();
+      const views = ['/settings', '/billing', '/settings', '/billing'];
       plantedSession(user, (t) => {
         // settings ↔ billing, 12 s on each page (no quick back) with a scroll every 4 s (no idle).
-        ['/settings', '/billing', '/settings', '/billing'].forEach((p, k) => {
+        const ids = views.map((p, k) => {
           const at = t + k * 12_000;
-          emit(user, at, 'page_view', { page: p });
+          const id = emit(user, at, 'page_view', { page: p });
           emit(user, at + 4000, 'scroll', { page: p, interaction: 'scroll' });
           emit(user, at + 8000, 'scroll', { page: p, interaction: 'scroll' });
+          return id;
         });
+        plantedSignals.push({ kind: 'confusion_loop', page: '/settings', at: t, ids });
       });
       page('/settings').confusion_loops++;
       page('/settings').affected.add(user);
+      fact('/settings').loop_views += Math.ceil(views.length / 2);
     });
   }
   for (let i = 0; i < options.planted.backtracks; i++) {
@@ -331,11 +522,13 @@ export function simulate(options: SimulationOptions): Simulation {
       const user = plantedUser();
       plantedSession(user, (t) => {
         emit(user, t, 'page_view', { page: '/projects' });
-        emit(user, t + 5000, 'page_view', { page: '/reports' });
-        emit(user, t + 9000, 'page_view', { page: '/projects' }); // back after 4 s
+        const on = emit(user, t + 5000, 'page_view', { page: '/reports' });
+        const back = emit(user, t + 9000, 'page_view', { page: '/projects' }); // back after 4 s
+        plantedSignals.push({ kind: 'backtrack', page: '/reports', at: t + 5000, ids: [on, back] });
       });
       page('/reports').backtracks++;
       page('/reports').affected.add(user);
+      fact('/reports').backtracks++;
     });
   }
   for (let i = 0; i < options.planted.idle; i++) {
@@ -347,8 +540,9 @@ export function simulate(options: SimulationOptions): Simulation {
         emit(user, t + gap, 'scroll', { page: '/billing', interaction: 'scroll' });
       });
       page('/billing').idle_gaps++;
-      page('/billing').idle_sum += gap;
+      page('/billing').idle_sum += Math.min(gap, idle.capMs);
       page('/billing').affected.add(user);
+      fact('/billing').idle_ms += Math.min(gap, idle.capMs);
     });
   }
 
@@ -356,6 +550,51 @@ export function simulate(options: SimulationOptions): Simulation {
   for (const plant of planted) plant();
 
   const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+  const pageAnswers: Record<string, PageAnswer> = Object.fromEntries(
+    Object.entries(pages).map(([name, p]) => {
+      const { idle_sum, affected, ...rest } = p;
+      return [name, { ...rest, avg_idle_time: ratio(idle_sum, p.idle_gaps) / 1000, users_affected: affected.size }];
+    }),
+  );
+  const frictionPoints = Object.entries(facts).flatMap(([name, { elements, ...totals }]) => {
+    const p = pageAnswers[name];
+    const point = (element: string, f: FrictionFacts): FrictionPointAnswer => ({
+      page: name,
+      element,
+      friction_index: frictionIndex(f),
+      signals: {
+        dead_clicks: f.dead_clicks,
+        rage_clicks: f.rage_episodes,
+        confusion_loops: p?.confusion_loops ?? 0,
+        avg_idle_time: p?.avg_idle_time ?? 0,
+      },
+      users_affected: p?.users_affected ?? 0,
+      facts: f,
+    });
+    // An element point: the element's clicks with its page's navigation and time facts.
+    return [point('*', totals), ...Object.entries(elements).map(([e, f]) => point(e, { ...totals, ...f }))];
+  });
+  const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const round9 = (x: number) => Math.round(x * 1e9) / 1e9; // the API's rounding, for its order only
+  frictionPoints.sort(
+    (a, b) =>
+      round9(b.friction_index) - round9(a.friction_index) ||
+      byCodePoint(a.page, b.page) ||
+      byCodePoint(a.element, b.element),
+  );
+  const contextAnswer = (o: ReturnType<typeof outcome>): EventContextAnswer => {
+    const w = weights.dead_click + weights.rage_click + weights.loop + weights.backtrack;
+    const hit =
+      weights.dead_click * o.hits.dead_click +
+      weights.rage_click * o.hits.rage_click +
+      weights.loop * o.hits.confusion_loop +
+      weights.backtrack * o.hits.backtrack;
+    return {
+      ...o,
+      success_rate: ratio(o.successes, o.count),
+      friction_index: Math.min(1, ratio(hit, w * o.count)),
+    };
+  };
   const simulation: Simulation = {
     users,
     events,
@@ -364,29 +603,42 @@ export function simulate(options: SimulationOptions): Simulation {
       users: users.length,
       sessions,
       events: events.length,
-      pages: Object.fromEntries(
-        Object.entries(pages).map(([name, p]) => {
-          const { idle_sum, affected, ...rest } = p;
-          return [name, { ...rest, avg_idle_time: ratio(idle_sum, p.idle_gaps) / 1000, users_affected: affected.size }];
-        }),
-      ),
+      pages: pageAnswers,
       features: Object.fromEntries(
         Object.entries(features)
           .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([name, f]) => [
-            name,
-            {
+          .map(([name, f]) => {
+            const vr = ratio(f.sessions, sessions);
+            const ec = ratio(f.used.size, f.saw.size);
+            const discoveryMs = [...f.first_use].reduce((sum, [user, t]) => sum + t - firstEvent.get(user)!, 0);
+            const days = ratio(discoveryMs, f.first_use.size) / DAY_MS;
+            const answer: FeatureAnswer = {
               users_saw: f.saw.size,
               users_used: f.used.size,
               sessions_visible: f.sessions,
-              visibility_rate: ratio(f.sessions, sessions),
-              engagement_conversion: ratio(f.used.size, f.saw.size),
+              visibility_rate: vr,
+              engagement_conversion: ec,
+              avg_days_to_discovery: days,
+              discovery_gap_score: ((1 - vr) * ec * days) / 30,
+              quadrant: `${vr >= quadrant.visibilityRate ? 'high' : 'low'}_visibility_${ec >= quadrant.engagementConversion ? 'high' : 'low'}_usage`,
               visible_in_empty_state: ratio(f.empty, f.impressions),
               avg_data_volume_when_used: ratio(f.volume, f.uses_with_volume),
-            },
-          ]),
+            };
+            return [name, answer];
+          }),
       ),
       impression_contexts: contexts,
+      friction_points: frictionPoints,
+      event_contexts: Object.fromEntries(
+        Object.entries(outcomes).map(([name, o]) => [
+          name,
+          {
+            total_occurrences: o.with_data_present.count + o.empty_state.count,
+            with_data_present: contextAnswer(o.with_data_present),
+            empty_state: contextAnswer(o.empty_state),
+          },
+        ]),
+      ),
     },
   };
   return options.scenarios ? withScenarios(simulation, options, options.scenarios) : simulation;
@@ -412,7 +664,6 @@ const POWER_FEATURES = ['board', 'timeline', 'calendar', 'automation', 'dependen
 const TOUR = ['board', 'timeline', 'calendar', 'automation', 'dependencies', 'milestones', 'budgets', 'time_tracking'];
 const JOB_CRITERIA = "plan == 'pro'";
 const SCENARIO_SALT = 0x5c3a_710f;
-const DAY_MS = 86_400_000;
 const MAX_PATH = 10;
 const MIN_OCCURRENCES = 2;
 
