@@ -46,6 +46,11 @@ export const DEFAULT_ANALYTICS = {
    * of older events raises none).
    */
   alerts: { frictionIndex: 0.4, minUsersAffected: 3, maxReceiptAgeMs: 24 * 60 * 60_000 },
+  /**
+   * User properties whose values are pre-aggregated segments: `segment=plan:pro` and the detail's
+   * segmented_usage read answer tables for these, per-user rows for any other property.
+   */
+  segments: { properties: ['plan'] },
   /** An event occurrence fails when a friction signal hits its page within this long after it. */
   contextSuccessWindowMs: 10_000,
 } as const;

@@ -1,4 +1,5 @@
-import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
+import { type AdditiveTable, AdditiveDeltas, big, dbl, int } from './additive-deltas.js';
+import { projectAnalyticsConfig } from './project-config.js';
 import type { PoolClient } from './db.js';
 
 /**
@@ -50,10 +51,40 @@ const PAGE_REACH: AdditiveTable = {
   values: [['users', int]],
 };
 
+const SEGMENT_KEYS: [string, string][] = [
+  ['segment_key', 'text'],
+  ['segment_value', 'text'],
+];
+
+const SEGMENT_DAILY: AdditiveTable = {
+  table: 'segment_daily',
+  keys: [...SEGMENT_KEYS, ['day', 'date']],
+  values: [['sessions', int]],
+};
+
+const SEGMENT_FEATURE_DAILY: AdditiveTable = {
+  table: 'segment_feature_daily',
+  keys: [...SEGMENT_KEYS, ['feature', 'text'], ['day', 'date']],
+  values: [
+    ['sessions_visible', int],
+    ['impressions', int],
+    ['uses', int],
+    ['empty_state_impressions', int],
+    ['data_volume_sum', dbl],
+    ['data_volume_n', int],
+  ],
+};
+
+const SEGMENT_REACH: AdditiveTable = {
+  ...REACH,
+  table: 'segment_feature_reach',
+  keys: [...SEGMENT_KEYS, ...REACH.keys],
+};
+
 const USERS = `u as (select distinct * from unnest($1::uuid[], $2::text[]) as u(project_id, user_id))`;
 
 /** Each (user, feature) active day is an edge from the user's previous active day of the feature. */
-const REACH_SQL = `with ${USERS},
+const EDGES = `
   f as materialized (
     select d.project_id, d.feature, d.user_id, d.day, d.uses from u join feature_user_daily d using (project_id, user_id)
   ),
@@ -62,16 +93,18 @@ const REACH_SQL = `with ${USERS},
     from u join feature_users fu using (project_id, user_id) left join user_metrics m using (project_id, user_id)
   ),
   e as (
-    select project_id, feature, 'seen' as kind, day,
+    select project_id, user_id, feature, 'seen' as kind, day,
            coalesce(lag(day) over (partition by project_id, feature, user_id order by day), '-infinity') as prev_day,
            null::bigint as ms
     from f
     union all
-    select f.project_id, f.feature, 'used', f.day,
+    select f.project_id, f.user_id, f.feature, 'used', f.day,
            coalesce(lag(f.day) over (partition by f.project_id, f.feature, f.user_id order by f.day), '-infinity'), v.ms
     from f left join v using (project_id, feature, user_id)
     where f.uses > 0
-  )
+  )`;
+
+const REACH_SQL = `with ${USERS}, ${EDGES}
   select project_id, feature, kind, day::text, prev_day::text, count(*)::int as users, count(ms)::int as discovered,
          coalesce(sum(ms), 0)::bigint as discovery_ms
   from e group by 1, 2, 3, 4, 5`;
@@ -106,19 +139,56 @@ const PAGE_REACH_SQL = `with ${USERS},
   )
   select project_id, page, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3, 4`;
 
-const SHARES: [AdditiveTable, string][] = [
-  [REACH, REACH_SQL],
-  [PAGE_REACH, PAGE_REACH_SQL],
-  [TENURE, TENURE_SQL],
-  [DISCOVERY, DISCOVERY_SQL],
+/** The users' segments: one row per segment property of their project that they have a value of ($3: project → keys). */
+const MEMBERS = `m as materialized (
+    select u.project_id, u.user_id, k.key as segment_key, p.properties->>k.key as segment_value
+    from u join users p using (project_id, user_id)
+    cross join lateral jsonb_array_elements_text($3::jsonb -> u.project_id::text) as k(key)
+    where p.properties->>k.key is not null
+  )`;
+
+const SEGMENT_DAILY_SQL = `with ${USERS}, ${MEMBERS}
+  select m.project_id, m.segment_key, m.segment_value, d.day::text, sum(d.sessions)::int as sessions
+  from m join user_daily d using (project_id, user_id) group by 1, 2, 3, 4`;
+
+const SEGMENT_FEATURE_DAILY_SQL = `with ${USERS}, ${MEMBERS}
+  select m.project_id, m.segment_key, m.segment_value, d.feature, d.day::text,
+         sum(d.sessions_visible)::int as sessions_visible, sum(d.impressions)::int as impressions, sum(d.uses)::int as uses,
+         sum(d.empty_state_impressions)::int as empty_state_impressions, sum(d.data_volume_sum)::float8 as data_volume_sum,
+         sum(d.data_volume_n)::int as data_volume_n
+  from m join feature_user_daily d using (project_id, user_id) group by 1, 2, 3, 4, 5`;
+
+const SEGMENT_REACH_SQL = `with ${USERS}, ${MEMBERS}, ${EDGES}
+  select m.project_id, m.segment_key, m.segment_value, e.feature, e.kind, e.day::text, e.prev_day::text,
+         count(*)::int as users, count(e.ms)::int as discovered, coalesce(sum(e.ms), 0)::bigint as discovery_ms
+  from m join e using (project_id, user_id) group by 1, 2, 3, 4, 5, 6, 7`;
+
+/** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($3). */
+const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
+  { spec: REACH, sql: REACH_SQL },
+  { spec: PAGE_REACH, sql: PAGE_REACH_SQL },
+  { spec: TENURE, sql: TENURE_SQL },
+  { spec: DISCOVERY, sql: DISCOVERY_SQL },
+  { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, segments: true },
+  { spec: SEGMENT_FEATURE_DAILY, sql: SEGMENT_FEATURE_DAILY_SQL, segments: true },
+  { spec: SEGMENT_REACH, sql: SEGMENT_REACH_SQL, segments: true },
 ];
 
 type User = { projectId: string; userId: string };
 
-async function addShares(client: PoolClient, users: User[], deltas: AdditiveDeltas, sign: 1 | -1): Promise<void> {
+async function addShares(
+  client: PoolClient,
+  users: User[],
+  segmentKeys: string,
+  deltas: AdditiveDeltas,
+  sign: 1 | -1,
+): Promise<void> {
   const params = [users.map((u) => u.projectId), users.map((u) => u.userId)];
-  for (const [spec, sql] of SHARES) {
-    const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(sql, params);
+  for (const { spec, sql, segments } of SHARES) {
+    const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(
+      sql,
+      segments ? [...params, segmentKeys] : params,
+    );
     for (const row of rows) deltas.add(spec, row.project_id, row, sign);
   }
 }
@@ -129,10 +199,16 @@ async function addShares(client: PoolClient, users: User[], deltas: AdditiveDelt
  */
 export async function keepingAnswerTables<T>(client: PoolClient, users: User[], change: () => Promise<T>): Promise<T> {
   if (users.length === 0) return change();
+  // Read once: a settings change between the two reads must not move shares between segments.
+  const keys: Record<string, readonly string[]> = {};
+  for (const projectId of new Set(users.map((u) => u.projectId))) {
+    keys[projectId] = (await projectAnalyticsConfig(client, projectId)).segments.properties;
+  }
+  const segmentKeys = JSON.stringify(keys);
   const deltas = new AdditiveDeltas();
-  await addShares(client, users, deltas, -1);
+  await addShares(client, users, segmentKeys, deltas, -1);
   const result = await change();
-  await addShares(client, users, deltas, 1);
+  await addShares(client, users, segmentKeys, deltas, 1);
   await deltas.apply(client);
   return result;
 }

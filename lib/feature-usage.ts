@@ -15,44 +15,99 @@ export interface FeatureRow {
 }
 
 /**
- * Per-feature totals over a date range, from tables sized by features × days: sums from
- * feature_daily and project_daily, distinct users from the first edge of each user in the range
- * (feature_reach, see migration 15).
+ * The totals statement over answer tables: the project's (feature_daily, feature_reach,
+ * project_daily) or, with `segmented`, one row per segment value from the segment tables
+ * (migration 18; $5 the property, $6 its values). Distinct users come from the first edge of each
+ * user in the range (migration 15).
  */
+function totalsSql(segmented: boolean): string {
+  const [daily, reach, sessions] = segmented
+    ? ['segment_feature_daily', 'segment_feature_reach', 'segment_daily']
+    : ['feature_daily', 'feature_reach', 'project_daily'];
+  const bySegment = segmented ? 'segment_value, ' : '';
+  const inSegment = segmented ? 'and segment_key = $5 and segment_value = any ($6::text[])' : '';
+  return `with totals as (
+       select ${bySegment}feature, sum(sessions_visible)::int as sessions_visible, sum(impressions)::int as impressions,
+              sum(empty_state_impressions)::int as empty_state_impressions, sum(data_volume_sum)::float8 as dv_sum,
+              sum(data_volume_n)::int as dv_n
+       from ${daily}
+       where project_id = $1 and day between $2 and $3 and ($4::text is null or feature = $4) ${inSegment}
+       group by ${bySegment}feature
+     ),
+     reach as (
+       select ${bySegment}feature, (sum(users) filter (where kind = 'seen'))::int as users_saw,
+              (sum(users) filter (where kind = 'used'))::int as users_used,
+              sum(discovered) filter (where kind = 'used') as discovered,
+              sum(discovery_ms) filter (where kind = 'used') as discovery_ms
+       from ${reach}
+       where project_id = $1 and day between $2 and $3 and prev_day < $2 and ($4::text is null or feature = $4) ${inSegment}
+       group by ${bySegment}feature
+     ),
+     sessions as (
+       select ${bySegment}coalesce(sum(sessions), 0)::int as n
+       from ${sessions} where project_id = $1 and day between $2 and $3 ${inSegment}
+       ${segmented ? 'group by segment_value' : ''}
+     )
+     select ${segmented ? 't.segment_value as segment, ' : ''}t.feature, t.sessions_visible,
+            coalesce(r.users_saw, 0) as users_saw, coalesce(r.users_used, 0) as users_used,
+            t.impressions, t.empty_state_impressions, t.dv_sum, t.dv_n, coalesce(s.n, 0) as sessions,
+            (r.discovery_ms / nullif(r.discovered, 0) / 86400000.0)::float8 as avg_days
+     from totals t left join reach r using (${bySegment}feature)
+     ${segmented ? 'left join sessions s using (segment_value)' : 'cross join sessions s'}
+     order by ${segmented ? 't.segment_value, ' : ''}t.feature`;
+}
+
+/** Per-feature totals over a date range, from tables sized by features × days. */
 export async function featureTotals(
   db: Pool,
   projectId: string,
   range: { start: string; end: string },
   feature: string | null,
 ): Promise<FeatureRow[]> {
-  const { rows } = await db.query<FeatureRow>(
-    `with totals as (
-       select feature, sum(sessions_visible)::int as sessions_visible, sum(impressions)::int as impressions,
-              sum(empty_state_impressions)::int as empty_state_impressions, sum(data_volume_sum)::float8 as dv_sum,
-              sum(data_volume_n)::int as dv_n
-       from feature_daily
-       where project_id = $1 and day between $2 and $3 and ($4::text is null or feature = $4)
-       group by feature
-     ),
-     reach as (
-       select feature, (sum(users) filter (where kind = 'seen'))::int as users_saw,
-              (sum(users) filter (where kind = 'used'))::int as users_used,
-              sum(discovered) filter (where kind = 'used') as discovered,
-              sum(discovery_ms) filter (where kind = 'used') as discovery_ms
-       from feature_reach
-       where project_id = $1 and day between $2 and $3 and prev_day < $2 and ($4::text is null or feature = $4)
-       group by feature
-     )
-     select t.feature, t.sessions_visible, coalesce(r.users_saw, 0) as users_saw, coalesce(r.users_used, 0) as users_used,
-            t.impressions, t.empty_state_impressions, t.dv_sum, t.dv_n,
-            (select coalesce(sum(sessions), 0)::int from project_daily
-             where project_id = $1 and day between $2 and $3) as sessions,
-            (r.discovery_ms / nullif(r.discovered, 0) / 86400000.0)::float8 as avg_days
-     from totals t left join reach r using (feature)
-     order by t.feature`,
-    [projectId, range.start, range.end, feature],
-  );
+  const { rows } = await db.query<FeatureRow>(totalsSql(false), [projectId, range.start, range.end, feature]);
   return rows;
+}
+
+/**
+ * The totals per value of user property `key` (the given values, or its first 50 values when
+ * null): from the segment answer tables when `key` is one of the project's segment properties,
+ * otherwise from the members' per-user rows. `values` lists every segment answered, rows only
+ * those with feature activity.
+ */
+export async function segmentTotals(
+  db: Pool,
+  projectId: string,
+  range: { start: string; end: string },
+  segment: { key: string; values: string[] | null },
+  feature: string | null,
+  segmentProperties: readonly string[],
+): Promise<{ values: string[]; rows: (FeatureRow & { segment: string })[] }> {
+  const preAggregated = segmentProperties.includes(segment.key);
+  const values =
+    segment.values ??
+    (
+      await db.query<{ value: string }>(
+        preAggregated
+          ? `select distinct segment_value as value from segment_daily where project_id = $1 and segment_key = $2
+             order by 1 limit 50`
+          : `select distinct properties->>$2 as value from users where project_id = $1 and properties ? $2
+             order by 1 limit 50`,
+        [projectId, segment.key],
+      )
+    ).rows.map((r) => r.value);
+  const rows = preAggregated
+    ? (
+        await db.query<FeatureRow & { segment: string }>(totalsSql(true), [
+          projectId,
+          range.start,
+          range.end,
+          feature,
+          segment.key,
+          values,
+        ])
+      ).rows
+    : await segmentFeatureTotals(db, projectId, range, segment.key, values, feature);
+  return { values, rows };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- [--events 100000] [--sessions 4] [--concurrency 4]`: a benchmark, never a test. On the local
  * stack (started if needed) and topics of its own, it measures ingest through POST /events/batch,
- * the raw-sink's and the analytics processor's throughput from offset 0, and the latency of the
- * analytics GETs over what was loaded. Prints one JSON document; docs/performance.md records runs.
+ * the raw-sink's and the analytics processor's throughput from offset 0 (each alone), the latency
+ * of the analytics GETs over what was loaded, and a replay of both from offset 0 at once
+ * (`replay_all`, what `npm run replay` runs). Prints one JSON document; docs/performance.md records runs.
  *
  * `npm run bench -- --latency 5000 [--seconds 60]`: with the API, raw-sink and analytics processor
  * running, posts simulator traffic at that many events/s and, ten times a second, a goal event of
@@ -122,18 +123,18 @@ async function pipelineBench() {
     ingestSeconds += (performance.now() - ingestStart) / 1000;
   }
 
-  async function drain(name: 'raw-sink' | 'analytics'): Promise<number> {
+  async function drain(names: ('raw-sink' | 'analytics')[]): Promise<number> {
     const admin = services.kafka.admin();
     await admin.connect();
     const ends = await admin.fetchTopicOffsets(topicName('events'));
     await admin.disconnect();
-    const total = ends.reduce((s, e) => s + Number(e.high), 0);
+    const total = names.length * ends.reduce((s, e) => s + Number(e.high), 0);
     const start = performance.now();
-    const running = await startProcessors(services, [name]);
+    const running = await startProcessors(services, names);
     for (;;) {
       const { rows } = await services.db.query<{ n: number }>(
-        'select coalesce(sum(next_offset), 0)::bigint as n from processor_offsets where processor = $1 and topic = $2',
-        [name, topicName('events')],
+        'select coalesce(sum(next_offset), 0)::bigint as n from processor_offsets where processor = any($1) and topic = $2',
+        [names, topicName('events')],
       );
       if (Number(rows[0]!.n) >= total) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -142,8 +143,8 @@ async function pipelineBench() {
     await Promise.all(running.map((r) => r.stop()));
     return seconds;
   }
-  const rawSeconds = await drain('raw-sink');
-  const analyticsSeconds = await drain('analytics');
+  const rawSeconds = await drain(['raw-sink']);
+  const analyticsSeconds = await drain(['analytics']);
 
   async function latency(path: string, n = 200) {
     const times: number[] = [];
@@ -175,7 +176,18 @@ async function pipelineBench() {
     raw_sink: { seconds: rawSeconds, events_per_s: Math.round(events / rawSeconds) },
     analytics: { seconds: analyticsSeconds, events_per_s: Math.round(events / analyticsSeconds) },
     analytics_get_latency: gets,
+    replay_all: await replayAll(),
   };
+
+  /** What `npm run replay` does: both sinks' rows and offsets gone, then both re-read the topic at once. */
+  async function replayAll() {
+    for (const table of ['raw_events', ...PROCESSORS.analytics.tables]) {
+      await services.db.query(`delete from ${table} where project_id = $1`, [projectId]);
+    }
+    await services.db.query('delete from processor_offsets where topic = $1', [topicName('events')]);
+    const seconds = await drain(['raw-sink', 'analytics']);
+    return { seconds, events_per_s: Math.round(events / seconds) };
+  }
 }
 
 /** Raw-event export: N rows loaded with SQL, the CSV streamed through the API and parsed back. */

@@ -487,6 +487,45 @@ create table reports (
 CREATE INDEX reports_project_created ON public.reports USING btree (project_id, created_at DESC, report_id);
 CREATE INDEX reports_schedule ON public.reports USING btree (schedule, created_at);
 
+create table segment_daily (
+  project_id uuid not null,
+  segment_key text not null,
+  segment_value text not null,
+  day date not null,
+  sessions integer not null default 0,
+  constraint segment_daily_pkey PRIMARY KEY (project_id, segment_key, segment_value, day)
+);
+
+create table segment_feature_daily (
+  project_id uuid not null,
+  segment_key text not null,
+  segment_value text not null,
+  feature text not null,
+  day date not null,
+  sessions_visible integer not null default 0,
+  impressions integer not null default 0,
+  uses integer not null default 0,
+  empty_state_impressions integer not null default 0,
+  data_volume_sum double precision not null default 0,
+  data_volume_n integer not null default 0,
+  constraint segment_feature_daily_pkey PRIMARY KEY (project_id, segment_key, segment_value, feature, day)
+);
+
+create table segment_feature_reach (
+  project_id uuid not null,
+  segment_key text not null,
+  segment_value text not null,
+  feature text not null,
+  kind text not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  discovered integer not null default 0,
+  discovery_ms bigint not null default 0,
+  constraint segment_feature_reach_kind_check CHECK ((kind = ANY (ARRAY['seen'::text, 'used'::text]))),
+  constraint segment_feature_reach_pkey PRIMARY KEY (project_id, segment_key, segment_value, feature, kind, day, prev_day)
+);
+
 create table session_events (
   project_id uuid not null,
   user_id text not null,

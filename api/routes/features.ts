@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { featureTotals, metricsOf, segmentFeatureTotals } from '../../lib/feature-usage.js';
+import { featureTotals, metricsOf, segmentTotals } from '../../lib/feature-usage.js';
 import { quadrant, round, visibilityRate } from '../../lib/metrics.js';
 import { projectAnalyticsConfig } from '../../lib/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
@@ -37,7 +37,16 @@ export function featureRoutes(db: Pool): Route[] {
         const withContext = booleanParam(ctx, 'include_context', true);
         const config = await projectAnalyticsConfig(db, projectId);
         const rows = seg
-          ? await segmentFeatureTotals(db, projectId, range, seg.key, [seg.value], null)
+          ? (
+              await segmentTotals(
+                db,
+                projectId,
+                range,
+                { key: seg.key, values: [seg.value] },
+                null,
+                config.segments.properties,
+              )
+            ).rows
           : await featureTotals(db, projectId, range, null);
         ctx.body = {
           features: rows.map((row) => {
@@ -118,20 +127,17 @@ async function featureDetail(db: Pool, ctx: Context) {
   const share = (method: string) =>
     round(discovered > 0 ? (methods.find((r) => r.method === method)?.users ?? 0) / discovered : 0);
 
-  const { rows: values } = await db.query<{ value: string }>(
-    `select distinct properties->>$2 as value from users where project_id = $1 and properties ? $2 order by 1 limit 50`,
-    [projectId, segmentBy],
-  );
-  const bySegment = await segmentFeatureTotals(
+  const config = await projectAnalyticsConfig(db, projectId);
+  const bySegment = await segmentTotals(
     db,
     projectId,
     range,
-    segmentBy,
-    values.map((v) => v.value),
+    { key: segmentBy, values: null },
     name,
+    config.segments.properties,
   );
-  const segmented = values.map(({ value }) => {
-    const s = bySegment.find((r) => r.segment === value);
+  const segmented = bySegment.values.map((value) => {
+    const s = bySegment.rows.find((r) => r.segment === value);
     const sm = s ? metricsOf(s) : { vr: 0, ec: 0 };
     return {
       segment: `${segmentBy}:${value}`,

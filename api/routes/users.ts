@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
 import { userKey } from '../../lib/topics.js';
-import { eraseUser } from '../../lib/user-data.js';
+import { keepingAnswerTables } from '../../lib/answer-tables.js';
+import { eraseUser, lockUsers } from '../../lib/user-data.js';
 import { notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
@@ -24,8 +25,9 @@ function presentUser(row: UserRow) {
 }
 
 /**
- * Merges properties (a null value removes the key) and publishes the user's new state to the
- * compacted users topic inside the same transaction: if Kafka refuses, nothing changes.
+ * Merges properties (a null value removes the key), moves the user's share of the segment answer
+ * tables, and publishes the user's new state to the compacted users topic inside the same
+ * transaction: if Kafka refuses, nothing changes.
  */
 async function mergeUser(
   client: PoolClient,
@@ -43,7 +45,13 @@ async function mergeUser(
     : `update users set properties = jsonb_strip_nulls(properties || $3::jsonb), updated_at = now()
        where project_id = $1 and user_id = $2
        returning user_id, properties, created_at, updated_at, false as created`;
-  const { rows } = await client.query<UserRow>(sql, [projectId, userId, JSON.stringify(properties)]);
+  // Segment answer tables sum users by their current properties: the user's share moves with them,
+  // under the lock the processors take for the user's rows.
+  const user = { projectId, userId };
+  await lockUsers(client, [user]);
+  const { rows } = await keepingAnswerTables(client, [user], () =>
+    client.query<UserRow>(sql, [projectId, userId, JSON.stringify(properties)]),
+  );
   const row = rows[0];
   if (!row) return undefined;
   await publisher.publish('users', [

@@ -52,6 +52,9 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     'tenure_sessions',
     'feature_discovery',
     'friction_page_reach',
+    'segment_daily',
+    'segment_feature_daily',
+    'segment_feature_reach',
   ],
   async write(client, messages) {
     const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
-import { featureTotals, segmentFeatureTotals } from '../../lib/feature-usage.js';
+import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../lib/feature-usage.js';
 import { pageTotals } from '../../lib/friction-pages.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { eraseUser } from '../../lib/user-data.js';
 import { analyticsSink } from '../../processors/analytics/sink.js';
-import { closeServices, newProject, services } from './helpers.js';
+import { call, closeServices, newProject, services, startTestApi } from './helpers.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 8, 1);
@@ -63,6 +63,18 @@ function scenario(projectId: string, seed: number): TrackedEventRecord[] {
   return events;
 }
 
+/** Users u0…u13 on plans (u0, u7 without one): segments of the segment answer tables. */
+async function identify(projectId: string): Promise<void> {
+  const plans = ['free', 'pro', 'team'];
+  await services().db.query(
+    `insert into users (project_id, user_id, properties)
+     select $1, 'u' || i, case when i % 7 = 0 then '{"all": "yes"}'::jsonb
+                               else jsonb_build_object('all', 'yes', 'plan', ($2::text[])[1 + i % 3]) end
+     from generate_series(0, 13) i`,
+    [projectId, plans],
+  );
+}
+
 /** Feeds the events in batches of a random order: late events land between, before and after stored days. */
 async function feed(events: TrackedEventRecord[], seed: number): Promise<void> {
   const rnd = random(seed);
@@ -80,6 +92,9 @@ const ANSWER_TABLES = [
   'tenure_sessions',
   'feature_discovery',
   'friction_page_reach',
+  'segment_daily',
+  'segment_feature_daily',
+  'segment_feature_reach',
 ];
 
 /** The answer tables as a recomputation from the per-user rows gives them. */
@@ -119,6 +134,34 @@ const RECOMPUTED: Record<string, string> = {
                     from t group by 1 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
   feature_discovery: `select feature, coalesce(first_use_source, '') as method, count(*)::int as users
                       from feature_users where project_id = $1 and first_used_at is not null group by 1, 2`,
+  segment_daily: `select 'plan' as segment_key, u.properties->>'plan' as segment_value, d.day, sum(d.sessions)::int as sessions
+                  from user_daily d join users u using (project_id, user_id)
+                  where d.project_id = $1 and u.properties ? 'plan' group by 1, 2, 3`,
+  segment_feature_daily: `select 'plan' as segment_key, u.properties->>'plan' as segment_value, f.feature, f.day,
+                                 sum(f.sessions_visible)::int as sessions_visible, sum(f.impressions)::int as impressions,
+                                 sum(f.uses)::int as uses, sum(f.empty_state_impressions)::int as empty_state_impressions,
+                                 sum(f.data_volume_sum)::float8 as data_volume_sum, sum(f.data_volume_n)::int as data_volume_n
+                          from feature_user_daily f join users u using (project_id, user_id)
+                          where f.project_id = $1 and u.properties ? 'plan' group by 1, 2, 3, 4`,
+  segment_feature_reach: `with v as (
+                            select fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
+                            from feature_users fu left join user_metrics m using (project_id, user_id) where fu.project_id = $1
+                          ),
+                          edges as (
+                            select 'seen' as kind, feature, user_id, day,
+                                   coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity') as prev_day
+                            from feature_user_daily where project_id = $1
+                            union all
+                            select 'used', feature, user_id, day,
+                                   coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity')
+                            from feature_user_daily where project_id = $1 and uses > 0
+                          )
+                          select 'plan' as segment_key, u.properties->>'plan' as segment_value, e.feature, e.kind, e.day,
+                                 e.prev_day, count(*)::int as users,
+                                 (count(v.ms) filter (where e.kind = 'used'))::int as discovered,
+                                 coalesce(sum(v.ms) filter (where e.kind = 'used'), 0)::bigint as discovery_ms
+                          from edges e join users u on u.project_id = $1 and u.user_id = e.user_id and u.properties ? 'plan'
+                          left join v on v.feature = e.feature and v.user_id = e.user_id group by 1, 2, 3, 4, 5, 6`,
   friction_page_reach: `select page, day, prev_day, count(*)::int as users
                         from (select page, day,
                                      coalesce(lag(day) over (partition by page, user_id order by day), '-infinity') as prev_day
@@ -158,9 +201,31 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, lib/an
   after(() => closeServices());
 
   it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {
-    const { projectId } = await newProject();
+    const { projectId, keys } = await newProject(['admin']);
+    await identify(projectId);
     const events = scenario(projectId, 7);
     await feed(events, 11);
+    await assertConsistent(projectId);
+
+    // Property changes through the API move users between segments (and out of them).
+    const api = await startTestApi();
+    try {
+      for (const [user, properties] of [
+        ['u1', { plan: 'team' }],
+        ['u2', { plan: null }],
+        ['u7', { plan: 'free' }],
+      ] as const) {
+        const reply = await call(api, 'PATCH', `/users/${user}`, { key: keys[0], json: { properties } });
+        assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      }
+      const created = await call(api, 'POST', '/users/identify', {
+        key: keys[0],
+        json: { user_id: 'u-new', properties: { plan: 'pro' } },
+      });
+      assert.equal(created.status, 201);
+    } finally {
+      await api.close();
+    }
     await assertConsistent(projectId);
 
     const before = await Promise.all(ANSWER_TABLES.map((t) => stored(t, projectId)));
@@ -179,15 +244,12 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, lib/an
 
   it('count distinct users of any date range exactly, as the per-user rows do', async () => {
     const { projectId } = await newProject();
+    await identify(projectId);
     const events = scenario(projectId, 21);
-    await services().db.query(
-      `insert into users (project_id, user_id, properties)
-       select $1, distinct_user, '{"all": "yes"}' from unnest($2::text[]) as distinct_user`,
-      [projectId, [...new Set(events.map((e) => e.user_id))]],
-    );
     await feed(events, 5);
     const rnd = random(3);
     let checkedPages = 0;
+    let checkedSegments = 0;
     const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
     for (let i = 0; i < 25; i++) {
       const a = Math.floor(rnd() * 62) - 2;
@@ -202,6 +264,18 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, lib/an
         assert.deepEqual(rest, s, JSON.stringify(range));
         assert.ok(Math.abs((fastDays ?? 0) - (slowDays ?? 0)) < 1e-9, `${f.feature} ${JSON.stringify(range)}`);
       }
+      // Segments: the answer tables (plan is a segment property) against the members' per-user rows.
+      const segments = { key: 'plan', values: ['free', 'pro', 'team'] };
+      const fromTables = await segmentTotals(services().db, projectId, range, segments, null, ['plan']);
+      const fromUsers = await segmentTotals(services().db, projectId, range, segments, null, []);
+      assert.equal(fromTables.rows.length, fromUsers.rows.length, `segments ${JSON.stringify(range)}`);
+      for (const [j, t] of fromTables.rows.entries()) {
+        const { avg_days: tDays, ...tRest } = t;
+        const { avg_days: uDays, ...uRest } = fromUsers.rows[j]!;
+        assert.deepEqual(tRest, uRest, `segments ${JSON.stringify(range)}`);
+        assert.ok(Math.abs((tDays ?? 0) - (uDays ?? 0)) < 1e-9, `${t.segment} ${t.feature} ${JSON.stringify(range)}`);
+      }
+      checkedSegments += fromTables.rows.length;
       // users_affected of the friction points: the reach edges against a distinct count of per-user rows.
       const pages = await pageTotals(services().db, projectId, range.start, range.end, null);
       const { rows: distinct } = await services().db.query<{ page: string; users: number }>(
@@ -217,5 +291,6 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, lib/an
       checkedPages += distinct.length;
     }
     assert.ok(checkedPages > 10, `ranges with friction: ${checkedPages}`);
+    assert.ok(checkedSegments > 30, `segment rows compared: ${checkedSegments}`);
   });
 });
