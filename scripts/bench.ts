@@ -5,8 +5,8 @@
  * of the analytics GETs over what was loaded, and a replay of both from offset 0 at once
  * (`replay_all`, what `npm run replay` runs). Prints one JSON document; docs/performance.md records runs.
  *
- * `npm run bench -- --latency 5000 [--seconds 60]`: with the API, raw-sink and analytics processor
- * running, posts simulator traffic at that many events/s and, ten times a second, a goal event of
+ * `npm run bench -- --latency 5000 [--seconds 60]`: with the API and the raw-sink and analytics
+ * processors running (each in a process of its own, as deployed), posts simulator traffic at that many events/s and, ten times a second, a goal event of
  * an active job from a new user; reports how long each took from its POST to its job_completions
  * message on the stream (p50, p99). The API's tables commit in the transaction that notifies, so
  * an event is visible in the API no later than on the stream.
@@ -190,6 +190,15 @@ async function pipelineBench() {
   }
 }
 
+/** The API in a process of its own (`--serve-api`); it prints its base URL once listening. */
+async function spawnApi() {
+  const server = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve-api'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [baseUrl] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+  return { server, baseUrl, streamUrl: `${baseUrl.replace(/^http/, 'ws')}/stream` };
+}
+
 /** Raw-event export: N rows loaded with SQL, the CSV streamed through the API and parsed back. */
 async function exportBench(rows: number) {
   const loadStart = performance.now();
@@ -204,10 +213,7 @@ async function exportBench(rows: number) {
   );
   const loadSeconds = (performance.now() - loadStart) / 1000;
 
-  const server = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve-api'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [baseUrl] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+  const { server, baseUrl } = await spawnApi();
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) * 1024;
   const download = (range: string) =>
     fetch(`${baseUrl}/analytics/export/events?format=csv&${range}`, { headers: { Authorization: `Bearer ${key}` } });
@@ -258,11 +264,18 @@ async function latencyBench(rate: number, seconds: number) {
     target_audience: { type: 'all' },
   });
   await request('PATCH', `/jobs/${String(job.id)}`, { status: 'active' });
-  const running = await startProcessors(services, ['raw-sink', 'analytics']);
+  // As deployed: the API (with the stream) and the processors in processes of their own, this one
+  // only the load and the probe client.
+  const { server, baseUrl, streamUrl } = await spawnApi();
+  const processors = spawn(
+    process.execPath,
+    [...process.execArgv, 'processors/main.ts', '--only', 'raw-sink,analytics'],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
 
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
-  const ws = new WebSocket(api.streamUrl);
+  const ws = new WebSocket(streamUrl);
   await once(ws, 'open');
   ws.send(JSON.stringify({ type: 'auth', api_key: key }));
   ws.send(JSON.stringify({ type: 'subscribe', channels: ['job_completions'] }));
@@ -284,7 +297,7 @@ async function latencyBench(rate: number, seconds: number) {
     used += perTick - 1;
     sentAt.set(user, performance.now());
     posts.push(
-      fetch(`${api.baseUrl}/events/batch`, {
+      fetch(`${baseUrl}/events/batch`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ events: batch }),
@@ -300,7 +313,10 @@ async function latencyBench(rate: number, seconds: number) {
   const deadline = performance.now() + 30_000;
   while (latencies.length < sentAt.size && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   ws.close();
-  await Promise.all(running.map((r) => r.stop()));
+  for (const child of [processors, server]) {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
