@@ -38,7 +38,8 @@ export function numberParam(
   if (raw.trim() === '' || !Number.isFinite(value)) throw fieldError(name, 'invalid_type', `${name} must be a number.`);
   const { min = -Infinity, max = Infinity } = range;
   if (value < min || value > max) {
-    throw fieldError(name, 'out_of_range', `${name} must lie between ${min} and ${max}.`);
+    const bounds = [min > -Infinity ? `at least ${min}` : '', max < Infinity ? `at most ${max}` : ''];
+    throw fieldError(name, 'out_of_range', `${name} must be ${bounds.filter(Boolean).join(' and ')}.`);
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import { type AdditiveTable, AdditiveDeltas, big, dbl, int } from './additive-deltas.js';
-import { projectAnalyticsConfig } from './project-config.js';
+import { type AnalyticsOverrides, analyticsConfig } from './analytics-config.js';
 import type { PoolClient } from './db.js';
 
 /**
@@ -81,6 +81,9 @@ const SEGMENT_REACH: AdditiveTable = {
   keys: [...SEGMENT_KEYS, ...REACH.keys],
 };
 
+/** The longest user property value that is a segment (docs/metrics.md §10). */
+export const SEGMENT_VALUE_MAX = 200;
+
 const USERS = `u as (select distinct * from unnest($1::uuid[], $2::text[]) as u(project_id, user_id))`;
 
 /** Each (user, feature) active day is an edge from the user's previous active day of the feature. */
@@ -139,12 +142,17 @@ const PAGE_REACH_SQL = `with ${USERS},
   )
   select project_id, page, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3, 4`;
 
-/** The users' segments: one row per segment property of their project that they have a value of ($3: project → keys). */
+/**
+ * The users' segments: one row per segment property of their project ($3: project → keys) that
+ * they hold a scalar value of, at most SEGMENT_VALUE_MAX characters (a segment value is part of a
+ * primary key: a longer one would make every batch of the user fail).
+ */
 const MEMBERS = `m as materialized (
     select u.project_id, u.user_id, k.key as segment_key, p.properties->>k.key as segment_value
     from u join users p using (project_id, user_id)
     cross join lateral jsonb_array_elements_text($3::jsonb -> u.project_id::text) as k(key)
-    where p.properties->>k.key is not null
+    where jsonb_typeof(p.properties->k.key) in ('string', 'number', 'boolean')
+      and length(p.properties->>k.key) <= ${SEGMENT_VALUE_MAX}
   )`;
 
 const SEGMENT_DAILY_SQL = `with ${USERS}, ${MEMBERS}
@@ -176,15 +184,20 @@ const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
 
 type User = { projectId: string; userId: string };
 
+/** Which answer tables a writer moves: all, or only the segment tables (a change of user properties). */
+export type AnswerTables = 'all' | 'segments';
+
 async function addShares(
   client: PoolClient,
   users: User[],
   segmentKeys: string,
   deltas: AdditiveDeltas,
   sign: 1 | -1,
+  tables: AnswerTables,
 ): Promise<void> {
   const params = [users.map((u) => u.projectId), users.map((u) => u.userId)];
   for (const { spec, sql, segments } of SHARES) {
+    if (tables === 'segments' && !segments) continue;
     const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(
       sql,
       segments ? [...params, segmentKeys] : params,
@@ -194,21 +207,61 @@ async function addShares(
 }
 
 /**
- * Runs `change` (which may change any per-user row of `users`) and moves the answer tables from
- * the users' share before it to their share after it, in the caller's transaction.
+ * The projects' segment properties, read under a share lock on their rows: a change of
+ * `segments.properties` (which rebuilds the segment tables, rebuildSegmentTables) waits for the
+ * writers that read the old ones, and writers after it read the new ones.
  */
-export async function keepingAnswerTables<T>(client: PoolClient, users: User[], change: () => Promise<T>): Promise<T> {
+export async function segmentProperties(
+  client: PoolClient,
+  projectIds: string[],
+): Promise<Record<string, readonly string[]>> {
+  const { rows } = await client.query<{ project_id: string; analytics: AnalyticsOverrides | null }>(
+    `select project_id, settings->'analytics' as analytics from projects where project_id = any ($1::uuid[])
+     order by project_id for share`,
+    [[...new Set(projectIds)]],
+  );
+  return Object.fromEntries(rows.map((r) => [r.project_id, analyticsConfig(r.analytics ?? {}).segments.properties]));
+}
+
+/**
+ * Runs `change` (which may change any per-user row of `users`, or with tables = 'segments' only
+ * their properties) and moves the answer tables from the users' share before it to their share
+ * after it, in the caller's transaction.
+ */
+export async function keepingAnswerTables<T>(
+  client: PoolClient,
+  users: User[],
+  change: () => Promise<T>,
+  tables: AnswerTables = 'all',
+): Promise<T> {
   if (users.length === 0) return change();
-  // Read once: a settings change between the two reads must not move shares between segments.
-  const keys: Record<string, readonly string[]> = {};
-  for (const projectId of new Set(users.map((u) => u.projectId))) {
-    keys[projectId] = (await projectAnalyticsConfig(client, projectId)).segments.properties;
-  }
-  const segmentKeys = JSON.stringify(keys);
+  const segmentKeys = JSON.stringify(
+    await segmentProperties(
+      client,
+      users.map((u) => u.projectId),
+    ),
+  );
   const deltas = new AdditiveDeltas();
-  await addShares(client, users, segmentKeys, deltas, -1);
+  await addShares(client, users, segmentKeys, deltas, -1, tables);
   const result = await change();
-  await addShares(client, users, segmentKeys, deltas, 1);
+  await addShares(client, users, segmentKeys, deltas, 1, tables);
   await deltas.apply(client);
   return result;
+}
+
+/**
+ * After a change of the project's `segments.properties` (in its transaction, project row locked):
+ * the segment tables rebuilt from every user's per-user rows with the new properties.
+ */
+export async function rebuildSegmentTables(client: PoolClient, projectId: string): Promise<void> {
+  for (const { spec, segments } of SHARES) {
+    if (segments) await client.query(`delete from ${spec.table} where project_id = $1`, [projectId]);
+  }
+  const { rows } = await client.query<{ user_id: string }>('select user_id from users where project_id = $1', [
+    projectId,
+  ]);
+  const users = rows.map((r) => ({ projectId, userId: r.user_id }));
+  const deltas = new AdditiveDeltas();
+  await addShares(client, users, JSON.stringify(await segmentProperties(client, [projectId])), deltas, 1, 'segments');
+  await deltas.apply(client);
 }

@@ -1,8 +1,9 @@
 import { type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
-import type { Pool } from '../../lib/db.js';
+import { rebuildSegmentTables } from '../../lib/answer-tables.js';
+import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import { type Route, defineRoute } from '../route.js';
 
-async function overridesOf(db: Pool, projectId: string): Promise<AnalyticsOverrides> {
+async function overridesOf(db: Pool | PoolClient, projectId: string): Promise<AnalyticsOverrides> {
   const { rows } = await db.query<{ analytics: AnalyticsOverrides | null }>(
     `select settings->'analytics' as analytics from projects where project_id = $1`,
     [projectId],
@@ -35,10 +36,20 @@ export function settingsRoutes(db: Pool): Route[] {
       body: 'analytics-settings.json',
       success: { status: 200, description: '{ overrides, effective }' },
       async handle(ctx, overrides) {
-        await db.query(
-          `update projects set settings = jsonb_set(settings, '{analytics}', $2::jsonb) where project_id = $1`,
-          [ctx.state.auth.projectId, JSON.stringify(overrides)],
-        );
+        const { projectId } = ctx.state.auth;
+        await inTransaction(db, async (client) => {
+          // The update locks the project row: writers of answer tables read the segment properties
+          // under a share lock on it, so the rebuild sees all they did and they see its result.
+          const before = analyticsConfig(await overridesOf(client, projectId)).segments.properties;
+          await client.query(
+            `update projects set settings = jsonb_set(settings, '{analytics}', $2::jsonb) where project_id = $1`,
+            [projectId, JSON.stringify(overrides)],
+          );
+          const after = analyticsConfig(overrides).segments.properties;
+          if (JSON.stringify([...before].sort()) !== JSON.stringify([...after].sort())) {
+            await rebuildSegmentTables(client, projectId);
+          }
+        });
         ctx.body = present(overrides);
       },
     }),

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
 import { userKey } from '../../lib/topics.js';
-import { keepingAnswerTables } from '../../lib/answer-tables.js';
+import { keepingAnswerTables, segmentProperties } from '../../lib/answer-tables.js';
 import { eraseUser, lockUsers } from '../../lib/user-data.js';
 import { notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
@@ -45,13 +45,16 @@ async function mergeUser(
     : `update users set properties = jsonb_strip_nulls(properties || $3::jsonb), updated_at = now()
        where project_id = $1 and user_id = $2
        returning user_id, properties, created_at, updated_at, false as created`;
-  // Segment answer tables sum users by their current properties: the user's share moves with them,
-  // under the lock the processors take for the user's rows.
+  // Segment answer tables sum users by their current properties: when a segment property changes,
+  // the user's share moves with it, under the lock the processors take for the user's rows.
   const user = { projectId, userId };
+  const merge = () => client.query<UserRow>(sql, [projectId, userId, JSON.stringify(properties)]);
+  // The processors' order: the user's lock, then the project row (segmentProperties).
   await lockUsers(client, [user]);
-  const { rows } = await keepingAnswerTables(client, [user], () =>
-    client.query<UserRow>(sql, [projectId, userId, JSON.stringify(properties)]),
-  );
+  const segments = (await segmentProperties(client, [projectId]))[projectId] ?? [];
+  const { rows } = Object.keys(properties).some((key) => segments.includes(key))
+    ? await keepingAnswerTables(client, [user], merge, 'segments')
+    : await merge();
   const row = rows[0];
   if (!row) return undefined;
   await publisher.publish('users', [

@@ -19,8 +19,6 @@ interface Touched {
   userId: string;
   min: number;
   max: number;
-  /** latest receipt time of the user's new events */
-  received: number;
 }
 
 /**
@@ -101,15 +99,7 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
       if (t) {
         t.min = Math.min(t.min, row.ms);
         t.max = Math.max(t.max, row.ms);
-        t.received = Math.max(t.received, row.rx);
-      } else
-        touched.set(key, {
-          projectId: row.project_id,
-          userId: row.user_id,
-          min: row.ms,
-          max: row.ms,
-          received: row.rx,
-        });
+      } else touched.set(key, { projectId: row.project_id, userId: row.user_id, min: row.ms, max: row.ms });
     }
     const configs = new Map<string, AnalyticsConfig>();
     const pageDays = new Map<string, PageDay>();
@@ -127,16 +117,16 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
         deltas.add(t.projectId, session.contribution, -1);
         writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
       }
-      for (const c of fresh) {
+      for (const { c, receivedAt } of fresh) {
         deltas.add(t.projectId, c, 1);
         writes.added.push({ projectId: t.projectId, userId: t.userId, c });
         for (const p of c.pages) {
           const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
-          const received = Math.max(pageDays.get(key)?.receivedAt ?? 0, t.received);
-          pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: received });
+          const latest = Math.max(pageDays.get(key)?.receivedAt ?? 0, receivedAt);
+          pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: latest });
         }
       }
-      const touchedFeatures = [...old.map((s) => s.contribution), ...fresh].flatMap((c) => c.features);
+      const touchedFeatures = [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) => c.features);
       for (const feature of new Set(touchedFeatures.map((f) => f.feature))) {
         features.push({ projectId: t.projectId, userId: t.userId, feature });
       }
@@ -208,6 +198,12 @@ async function raiseAlerts(client: PoolClient, pageDays: PageDay[], configs: Map
   );
 }
 
+/** A session as its stored events now form it, and when its latest event was received. */
+interface FreshSession {
+  c: SessionContribution;
+  receivedAt: number;
+}
+
 interface StoredSession {
   session_id: string;
   contribution: SessionContribution;
@@ -231,7 +227,7 @@ async function resessionize(
   client: PoolClient,
   users: Touched[],
   configs: Map<string, AnalyticsConfig>,
-): Promise<{ t: Touched; old: StoredSession[]; fresh: SessionContribution[] }[]> {
+): Promise<{ t: Touched; old: StoredSession[]; fresh: FreshSession[] }[]> {
   const windows: Window[] = users.map((t) => {
     const gap = configs.get(t.projectId)!.session.gapMs;
     return { t, gap, lo: t.min, hi: t.max, old: [] };
@@ -299,7 +295,10 @@ async function resessionize(
   }
   return windows.map((w, i) => {
     const config = configs.get(w.t.projectId)!;
-    const fresh = splitSessions(events[i]!, w.gap, config.session.maxMs).map((s) => sessionContribution(s, config));
+    const fresh = splitSessions(events[i]!, w.gap, config.session.maxMs).map((s) => ({
+      c: sessionContribution(s, config),
+      receivedAt: s.events.reduce((latest, e) => Math.max(latest, e.received_at), 0),
+    }));
     return { t: w.t, old: w.old, fresh };
   });
 }

@@ -6,7 +6,7 @@ export interface PageDay {
   projectId: string;
   page: string;
   day: string;
-  /** latest receipt time (epoch ms) of the events that changed the page's day in this batch */
+  /** latest receipt time (epoch ms) of the events of the sessions that changed the page's day in this batch */
   receivedAt: number;
 }
 

@@ -42,7 +42,7 @@ create table segment_feature_reach (
 );
 
 -- Existing data: every user's share, with the projects' segment properties (defaulted as in
--- lib/analytics-config.ts).
+-- lib/analytics-config.ts) and the same rule for what is a segment value (lib/answer-tables.ts).
 create temporary table segment_members on commit drop as
 select u.project_id, u.user_id, k.key as segment_key, u.properties->>k.key as segment_value
 from users u
@@ -50,7 +50,7 @@ join projects p using (project_id)
 cross join lateral jsonb_array_elements_text(
   coalesce(p.settings->'analytics'->'segments'->'properties', '["plan"]'::jsonb)
 ) as k(key)
-where u.properties->>k.key is not null;
+where jsonb_typeof(u.properties->k.key) in ('string', 'number', 'boolean') and length(u.properties->>k.key) <= 200;
 
 insert into segment_daily (project_id, segment_key, segment_value, day, sessions)
 select m.project_id, m.segment_key, m.segment_value, d.day, sum(d.sessions)::int
