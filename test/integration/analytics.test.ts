@@ -288,8 +288,23 @@ describe('analytics pipeline: sessions, friction, features and event context', (
         },
       }));
     const alerts = () => count('select 1 from friction_alerts where project_id = $1', [quiet]);
+    // The same batch holds a later session of that user received now: it is news, the old session is not.
+    const later = {
+      partition: 0,
+      offset: 4,
+      key: null,
+      value: {
+        project_id: quiet,
+        message_id: 'replayed-later',
+        user_id: 'replayed',
+        event: 'page_view',
+        timestamp: T0 + 45 * 60_000,
+        received_at: Date.now(),
+        properties: JSON.stringify({ page: '/later' }),
+      },
+    };
     await inTransaction(services().db, (client) =>
-      analyticsSink.write(client, rage('replayed', T0 - 2 * 86_400_000, 0)),
+      analyticsSink.write(client, [...rage('replayed', T0 - 2 * 86_400_000, 0), later]),
     );
     assert.equal(
       await count("select 1 from friction_signals where project_id = $1 and kind = 'rage_click'", [quiet]),
