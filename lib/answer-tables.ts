@@ -1,4 +1,5 @@
-import { type AdditiveTable, AdditiveDeltas, big, dbl, int } from './additive-deltas.js';
+import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
+import { FEATURE_FACTS } from './contribution-store.js';
 import { type AnalyticsOverrides, analyticsConfig } from './analytics-config.js';
 import type { PoolClient } from './db.js';
 
@@ -65,14 +66,7 @@ const SEGMENT_DAILY: AdditiveTable = {
 const SEGMENT_FEATURE_DAILY: AdditiveTable = {
   table: 'segment_feature_daily',
   keys: [...SEGMENT_KEYS, ['feature', 'text'], ['day', 'date']],
-  values: [
-    ['sessions_visible', int],
-    ['impressions', int],
-    ['uses', int],
-    ['empty_state_impressions', int],
-    ['data_volume_sum', dbl],
-    ['data_volume_n', int],
-  ],
+  values: FEATURE_FACTS,
 };
 
 const SEGMENT_REACH: AdditiveTable = {

@@ -7,6 +7,16 @@ interface ContributionTable extends AdditiveTable {
   rows(c: SessionContribution): Record<string, unknown>[];
 }
 
+/** The summed facts of a feature's day, per user (feature_user_daily) or over users (feature_daily, segments). */
+export const FEATURE_FACTS: [string, string][] = [
+  ['sessions_visible', int],
+  ['impressions', int],
+  ['uses', int],
+  ['empty_state_impressions', int],
+  ['data_volume_sum', dbl],
+  ['data_volume_n', int],
+];
+
 const TABLES: ContributionTable[] = [
   {
     table: 'friction_page_daily',
@@ -121,14 +131,7 @@ const TABLES: ContributionTable[] = [
       ['day', 'date'],
       ['user_id', 'text'],
     ],
-    values: [
-      ['sessions_visible', int],
-      ['impressions', int],
-      ['uses', int],
-      ['empty_state_impressions', int],
-      ['data_volume_sum', dbl],
-      ['data_volume_n', int],
-    ],
+    values: FEATURE_FACTS,
     rows: (c) => c.features.map((f) => ({ ...f, day: c.day, user_id: c.user_id, sessions_visible: 1 })),
   },
   {
@@ -137,14 +140,7 @@ const TABLES: ContributionTable[] = [
       ['feature', 'text'],
       ['day', 'date'],
     ],
-    values: [
-      ['sessions_visible', int],
-      ['impressions', int],
-      ['uses', int],
-      ['empty_state_impressions', int],
-      ['data_volume_sum', dbl],
-      ['data_volume_n', int],
-    ],
+    values: FEATURE_FACTS,
     rows: (c) => c.features.map((f) => ({ ...f, day: c.day, sessions_visible: 1 })),
   },
   {

@@ -104,6 +104,21 @@ const ANSWER_TABLES = [
   'segment_feature_reach',
 ];
 
+/** Every (user, feature) day as an edge from the previous one (edges), and the user's days to discovery (v). */
+const REACH_EDGES = `v as (
+    select fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
+    from feature_users fu left join user_metrics m using (project_id, user_id) where fu.project_id = $1
+  ),
+  edges as (
+    select 'seen' as kind, feature, user_id, day,
+           coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity') as prev_day
+    from feature_user_daily where project_id = $1
+    union all
+    select 'used', feature, user_id, day,
+           coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity')
+    from feature_user_daily where project_id = $1 and uses > 0
+  )`;
+
 /** The answer tables as a recomputation from the per-user rows gives them. */
 const RECOMPUTED: Record<string, string> = {
   feature_daily: `select feature, day, sum(sessions_visible)::int as sessions_visible, sum(impressions)::int as impressions,
@@ -111,19 +126,7 @@ const RECOMPUTED: Record<string, string> = {
                          sum(data_volume_sum)::float8 as data_volume_sum, sum(data_volume_n)::int as data_volume_n
                   from feature_user_daily where project_id = $1 group by 1, 2`,
   project_daily: 'select day, sum(sessions)::int as sessions from user_daily where project_id = $1 group by 1',
-  feature_reach: `with v as (
-                    select fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
-                    from feature_users fu left join user_metrics m using (project_id, user_id) where fu.project_id = $1
-                  ),
-                  edges as (
-                    select 'seen' as kind, feature, user_id, day,
-                           coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity') as prev_day
-                    from feature_user_daily where project_id = $1
-                    union all
-                    select 'used', feature, user_id, day,
-                           coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity')
-                    from feature_user_daily where project_id = $1 and uses > 0
-                  )
+  feature_reach: `with ${REACH_EDGES}
                   select e.feature, e.kind, e.day, e.prev_day, count(*)::int as users,
                          (count(v.ms) filter (where e.kind = 'used'))::int as discovered,
                          coalesce(sum(v.ms) filter (where e.kind = 'used'), 0)::bigint as discovery_ms
@@ -150,19 +153,7 @@ const RECOMPUTED: Record<string, string> = {
                                  sum(f.data_volume_sum)::float8 as data_volume_sum, sum(f.data_volume_n)::int as data_volume_n
                           from feature_user_daily f join users u using (project_id, user_id)
                           where f.project_id = $1 and ${SEGMENT} group by 1, 2, 3, 4`,
-  segment_feature_reach: `with v as (
-                            select fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
-                            from feature_users fu left join user_metrics m using (project_id, user_id) where fu.project_id = $1
-                          ),
-                          edges as (
-                            select 'seen' as kind, feature, user_id, day,
-                                   coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity') as prev_day
-                            from feature_user_daily where project_id = $1
-                            union all
-                            select 'used', feature, user_id, day,
-                                   coalesce(lag(day) over (partition by feature, user_id order by day), '-infinity')
-                            from feature_user_daily where project_id = $1 and uses > 0
-                          )
+  segment_feature_reach: `with ${REACH_EDGES}
                           select 'plan' as segment_key, u.properties->>'plan' as segment_value, e.feature, e.kind, e.day,
                                  e.prev_day, count(*)::int as users,
                                  (count(v.ms) filter (where e.kind = 'used'))::int as discovered,
