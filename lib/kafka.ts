@@ -4,7 +4,7 @@ import type { Logger } from './log.js';
 import { TOPICS, type TopicKey, topicName } from './topics.js';
 
 // kafkajs is in maintenance mode: every Kafka call of the service goes through this module.
-export type { Admin, Consumer, EachBatchPayload, Producer, KafkaMessage } from 'kafkajs';
+export type { Admin, Consumer, EachBatchPayload, Kafka, Producer, KafkaMessage } from 'kafkajs';
 
 const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -53,4 +53,30 @@ export async function ensureTopics(admin: Admin, config: Config, keys: TopicKey[
       ],
     })),
   });
+}
+
+/**
+ * Splits messages, in order, into sends of at most `maxBytes` of keys and values (a message larger
+ * than that goes alone): the broker refuses a record batch above `message.max.bytes` (1 MB), and
+ * kafkajs puts a send's messages for one partition in one batch.
+ */
+export function bySize<T extends { key?: string | Buffer | null; value: Buffer | null }>(
+  messages: T[],
+  maxBytes: number,
+): T[][] {
+  const sends: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const m of messages) {
+    const bytes = (m.value?.length ?? 0) + (m.key ? Buffer.byteLength(m.key) : 0);
+    if (current.length > 0 && size + bytes > maxBytes) {
+      sends.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(m);
+    size += bytes;
+  }
+  if (current.length > 0) sends.push(current);
+  return sends;
 }

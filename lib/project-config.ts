@@ -9,3 +9,16 @@ export async function projectAnalyticsConfig(db: Pool | PoolClient, projectId: s
   );
   return analyticsConfig(rows[0]?.analytics ?? {});
 }
+
+/** The analytics settings of several projects with one statement (a project not found gets the defaults). */
+export async function projectAnalyticsConfigs(
+  db: Pool | PoolClient,
+  projectIds: string[],
+): Promise<Map<string, AnalyticsConfig>> {
+  const { rows } = await db.query<{ project_id: string; analytics: AnalyticsOverrides | null }>(
+    `select project_id, settings->'analytics' as analytics from projects where project_id = any($1::uuid[])`,
+    [projectIds],
+  );
+  const found = new Map(rows.map((r) => [r.project_id, r.analytics ?? {}]));
+  return new Map(projectIds.map((id) => [id, analyticsConfig(found.get(id) ?? {})]));
+}

@@ -17,6 +17,8 @@ export interface TopicSpec {
 export const TOPICS = {
   events: { base: 'pi.events.v1', compacted: false, retentionMs: -1 },
   users: { base: 'pi.users.v1', compacted: true, retentionMs: -1 },
+  /** Derived from events by the sessionize processor; a replay writes it again, so a week is plenty. */
+  sessions: { base: 'pi.sessions.v1', compacted: false, retentionMs: 7 * 24 * 60 * 60 * 1000 },
 } as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof TOPICS;

@@ -61,3 +61,45 @@ export function firstOccurrences<T extends { project_id: string; message_id: str
     return true;
   });
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Postgres text holds no U+0000, and a btree entry (an id in a key) no more than ~2.7 kB. */
+const MAX_KEY_BYTES = 2000;
+/** 9999-12-31T23:59:59.999Z: beyond it Postgres has no timestamp. */
+const LATEST_TIMESTAMP_MS = 253_402_300_799_999;
+
+/**
+ * Why Postgres would refuse a record of pi.events.v1 as an analytics event, or undefined. The
+ * API never writes such a record; an older or foreign producer can, and the sessionizer sets it
+ * aside (a dead letter) rather than put it in a chain, which the sink would then refuse whole.
+ */
+export function unstorable(record: TrackedEventRecord): string | undefined {
+  if (!UUID.test(record.project_id)) return 'project_id is not a uuid';
+  for (const field of ['user_id', 'message_id', 'event'] as const) {
+    const text = record[field];
+    if (text.includes('\u0000')) return `${field} holds U+0000`;
+    if (Buffer.byteLength(text) > MAX_KEY_BYTES) return `${field} is longer than ${MAX_KEY_BYTES} bytes`;
+  }
+  for (const field of ['timestamp', 'received_at'] as const) {
+    const ms = Number(record[field]);
+    if (!Number.isSafeInteger(ms) || ms < 0 || ms > LATEST_TIMESTAMP_MS) return `${field} is out of range`;
+  }
+  let properties: unknown;
+  try {
+    properties = JSON.parse(record.properties);
+  } catch {
+    return 'properties is not JSON';
+  }
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+    return 'properties is not a JSON object';
+  }
+  return holdsNul(properties) ? 'properties hold U+0000' : undefined;
+}
+
+/** jsonb refuses U+0000 in any string, key or value. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsNul);
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+}

@@ -4,6 +4,7 @@ import { createLogger } from '../lib/log.js';
 import { type Services, connectServices, prepare } from '../lib/services.js';
 import { analyticsSink } from './analytics/sink.js';
 import { rawSink } from './raw-sink/sink.js';
+import { runSessionizer } from './sessionize/processor.js';
 import { startBehaviouralCohortWorker } from './cohorts/behavioural.js';
 import { startCohortMembership } from './cohorts/membership.js';
 import { startJobWorker } from './jobs/worker.js';
@@ -13,7 +14,10 @@ import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
 import { startWarehouseExportWorker } from './warehouse-export/worker.js';
 import { startWebhookSender } from './webhooks/sender.js';
 
-/** Kafka → Postgres steps (scripts/replay rebuilds their tables). */
+/**
+ * Kafka → Postgres steps (scripts/replay rebuilds their tables). `analytics` runs behind the
+ * sessionize Kafka → Kafka step, which always starts with it.
+ */
 export const PROCESSORS = { 'raw-sink': rawSink, analytics: analyticsSink } as const;
 export type ProcessorName = keyof typeof PROCESSORS;
 
@@ -42,8 +46,16 @@ export async function startProcessors(
   names: ProcessorName[] = Object.keys(PROCESSORS) as ProcessorName[],
 ): Promise<RunningSink[]> {
   const running: RunningSink[] = [];
-  for (const name of names)
-    running.push(await runPostgresSink(PROCESSORS[name] as Parameters<typeof runPostgresSink>[0], services));
+  try {
+    for (const name of names) {
+      running.push(await runPostgresSink(PROCESSORS[name] as Parameters<typeof runPostgresSink>[0], services));
+      if (name === 'analytics') running.push(await runSessionizer(services));
+    }
+  } catch (err) {
+    // A sink that refuses to start (stored offsets outside its topic) leaves nothing running.
+    await Promise.all(running.map((r) => r.stop()));
+    throw err;
+  }
   return running;
 }
 

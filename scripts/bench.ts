@@ -38,6 +38,7 @@ import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
 import { topicName } from '../lib/topics.js';
 import { PROCESSORS, startProcessors } from '../processors/main.js';
+import { analyticsLag, eventsEnd, restartAnalyticsChain } from '../processors/analytics/progress.js';
 import { findJava } from './local-stack/java.js';
 import { kafkaClasspath } from './local-stack/maven.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
@@ -123,24 +124,26 @@ async function pipelineBench() {
     ingestSeconds += (performance.now() - ingestStart) / 1000;
   }
 
+  /** Runs the processors until each has applied every event now in the topic (analytics: through its chain). */
   async function drain(names: ('raw-sink' | 'analytics')[]): Promise<number> {
     const admin = services.kafka.admin();
     await admin.connect();
-    const ends = await admin.fetchTopicOffsets(topicName('events'));
-    await admin.disconnect();
-    const total = names.length * ends.reduce((s, e) => s + Number(e.high), 0);
+    const target = await eventsEnd(admin);
+    const total = [...target.values()].reduce((s, n) => s + n, 0);
     const start = performance.now();
     const running = await startProcessors(services, names);
     for (;;) {
       const { rows } = await services.db.query<{ n: number }>(
-        'select coalesce(sum(next_offset), 0)::bigint as n from processor_offsets where processor = any($1) and topic = $2',
-        [names, topicName('events')],
+        `select coalesce(sum(next_offset), 0)::bigint as n from processor_offsets where processor = 'raw-sink' and topic = $1`,
+        [topicName('events')],
       );
-      if (Number(rows[0]!.n) >= total) break;
+      const rawDone = !names.includes('raw-sink') || Number(rows[0]!.n) >= total;
+      if (rawDone && (!names.includes('analytics') || (await analyticsLag(admin, services.db, target)) === 0)) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const seconds = (performance.now() - start) / 1000;
     await Promise.all(running.map((r) => r.stop()));
+    await admin.disconnect();
     return seconds;
   }
   const rawSeconds = await drain(['raw-sink']);
@@ -185,6 +188,10 @@ async function pipelineBench() {
       await services.db.query(`delete from ${table} where project_id = $1`, [projectId]);
     }
     await services.db.query('delete from processor_offsets where topic = $1', [topicName('events')]);
+    const admin = services.kafka.admin();
+    await admin.connect();
+    await restartAnalyticsChain(admin, services.db);
+    await admin.disconnect();
     const seconds = await drain(['raw-sink', 'analytics']);
     return { seconds, events_per_s: Math.round(events / seconds) };
   }
@@ -410,7 +417,9 @@ await api.close();
 for (const table of ['raw_events', ...PROCESSORS.analytics.tables]) {
   await services.db.query(`delete from ${table} where project_id = $1`, [projectId]);
 }
-await services.db.query('delete from processor_offsets where topic = $1', [topicName('events')]);
+await services.db.query('delete from processor_offsets where topic = any($1)', [
+  [topicName('events'), topicName('sessions')],
+]);
 for (const table of ['job_completions', 'job_changes', 'workflow_changes']) {
   await services.db.query(`delete from ${table} where project_id = $1`, [projectId]);
 }

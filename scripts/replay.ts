@@ -2,10 +2,12 @@
  * `npm run replay -- [--from <date>] [--only analytics,raw-sink]`: rebuilds the processors' tables
  * from Kafka — after a threshold change, a bug fix or a restore. The processors must be stopped
  * (their consumer groups empty). Without `--from` the tables they own are emptied, their stored
- * offsets removed, and they re-read every topic from offset 0. With `--from` only what the events
- * received at or after that instant gave is taken out, each partition restarts at the first such
- * event, and older work stays (docs/decisions.md, "Replay from a date"). Either way they run here
- * until they reach the end of the topic, printing progress.
+ * offsets removed, and they re-read pi.events.v1 from offset 0 (for analytics: the sessionizer's
+ * group is deleted and the sink skips the chains written before). With `--from` only what the
+ * events received at or after that instant gave is taken out, each partition restarts at the
+ * first such event (for analytics: the sessionizer's, once the sink has applied every chain
+ * written), and older work stays (docs/decisions.md, "Replay from a date"). Either way they run
+ * here until they reach the end of the topic, printing progress.
  */
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { type Pool, inTransaction } from '../lib/db.js';
@@ -15,12 +17,20 @@ import { type Services, connectServices, prepare } from '../lib/services.js';
 import { groupId, topicName } from '../lib/topics.js';
 import { resetAnalyticsFrom } from '../processors/analytics/replay-reset.js';
 import { PROCESSORS, type ProcessorName, isSink, parseOnly, startProcessors } from '../processors/main.js';
+import { analyticsLag, restartAnalyticsChain, topicEnds } from '../processors/analytics/progress.js';
+import { analyticsSink } from '../processors/analytics/sink.js';
+import { runPostgresSink } from '../processors/runtime/postgres-sink.js';
+import { SESSIONIZE, sessionizeProgress } from '../processors/sessionize/processor.js';
 import { type Offsets, parseFrom, remaining, restartOffsets } from '../processors/runtime/replay-plan.js';
 
 const topicOf = (name: ProcessorName) => topicName(PROCESSORS[name].topic);
 
+/** The consumer groups of a processor: the analytics sink's include the sessionizer before it. */
+const groupsOf = (names: ProcessorName[]) =>
+  names.flatMap((n) => (n === 'analytics' ? [groupId(SESSIONIZE), groupId(n)] : [groupId(n)]));
+
 async function refuseWhileRunning(admin: Admin, names: ProcessorName[]): Promise<void> {
-  const { groups } = await admin.describeGroups(names.map((n) => groupId(n)));
+  const { groups } = await admin.describeGroups(groupsOf(names));
   const busy = groups.filter((g) => g.members.length > 0).map((g) => g.groupId);
   if (busy.length > 0) throw new ConfigError([`stop the running processors first: ${busy.join(', ')} have members`]);
 }
@@ -45,11 +55,22 @@ async function earliestStored(db: Pool, from: Date): Promise<Offsets> {
   return asOffsets(rows);
 }
 
-/** Empties the processor's tables and forgets its offsets: it re-reads from offset 0. */
-async function resetAll(db: Pool, name: ProcessorName): Promise<void> {
+/**
+ * Empties the processor's tables and forgets its offsets: it re-reads from offset 0. For
+ * analytics the sessionizer's group is deleted (it re-reads pi.events.v1 from 0) and the sink
+ * skips the chains written before, which the sessionizer writes again.
+ */
+async function resetAll(db: Pool, admin: Admin, name: ProcessorName): Promise<void> {
   await db.query(`truncate ${PROCESSORS[name].tables.join(', ')}`);
   await db.query('delete from processor_offsets where processor = $1 and topic = $2', [name, topicOf(name)]);
-  await db.query('delete from dead_letters where processor = $1', [name]);
+  await db.query('delete from dead_letters where processor = any($1)', [
+    name === 'analytics' ? [name, SESSIONIZE] : [name],
+  ]);
+  if (name === 'analytics') await restartAnalyticsChain(admin, db);
+}
+
+async function waitUntil(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((r) => setTimeout(r, 500));
 }
 
 /**
@@ -66,31 +87,52 @@ async function resetFrom(
   earliestStored: Offsets,
 ): Promise<string> {
   const { db } = services;
-  const topic = topicOf(name);
-  const byTime = asOffsets(await admin.fetchTopicOffsetsByTimestamp(topic, from.getTime()));
+  const events = topicName('events');
+  const byTime = asOffsets(await admin.fetchTopicOffsetsByTimestamp(events, from.getTime()));
+  if (name === 'analytics') {
+    // Chains written but not applied hold events the restart may not read again: apply them first.
+    const sink = await runPostgresSink(analyticsSink, services);
+    await waitUntil(async () => remaining(await topicEnds(admin, topicOf(name)), await storedOffsets(db, name)) === 0);
+    await sink.stop();
+    const restart = restartOffsets(await sessionizeProgress(admin), byTime, earliestStored);
+    if (restart.size > 0) {
+      await admin.setOffsets({
+        groupId: groupId(SESSIONIZE),
+        topic: events,
+        partitions: [...restart].map(([partition, offset]) => ({ partition, offset: String(offset) })),
+      });
+    }
+    for (const [partition, offset] of restart) {
+      await db.query(
+        'delete from dead_letters where processor = $1 and topic = $2 and partition = $3 and kafka_offset >= $4',
+        [SESSIONIZE, events, partition, offset],
+      );
+    }
+    // The sessionizer moved back first: should the reset stop half-way, the sink re-splits whatever
+    // it still holds, and running the command again takes out the rest.
+    const reset = await resetAnalyticsFrom(db, from);
+    return `${name}: ${reset.events} events of ${reset.users} users taken out, ${reset.sessions} sessions re-split`;
+  }
   const rawDeleted = await inTransaction(db, async (client) => {
     const { rows } = await client.query<{ partition: number; next_offset: string }>(
       'select partition, next_offset from processor_offsets where processor = $1 and topic = $2 for update',
-      [name, topic],
+      [name, events],
     );
     const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
     for (const [partition, next] of restartOffsets(stored, byTime, earliestStored)) {
       await client.query(
         'update processor_offsets set next_offset = $4, updated_at = now() where processor = $1 and topic = $2 and partition = $3',
-        [name, topic, partition, next],
+        [name, events, partition, next],
       );
       await client.query(
         'delete from dead_letters where processor = $1 and topic = $2 and partition = $3 and kafka_offset >= $4',
-        [name, topic, partition, next],
+        [name, events, partition, next],
       );
     }
     // raw_events is keyed by message id alone: the rows go with the offsets, in one transaction.
-    if (name !== 'raw-sink') return 0;
     return (await client.query('delete from raw_events where received_at >= $1', [from])).rowCount ?? 0;
   });
-  if (name === 'raw-sink') return `${name}: ${rawDeleted} raw events taken out`;
-  const reset = await resetAnalyticsFrom(db, from);
-  return `${name}: ${reset.events} events of ${reset.users} users taken out, ${reset.sessions} sessions re-split`;
+  return `${name}: ${rawDeleted} raw events taken out`;
 }
 
 async function main(): Promise<void> {
@@ -114,20 +156,19 @@ async function main(): Promise<void> {
     // Read before the raw-sink's reset deletes these rows; one topic, so they hold for every processor.
     const earliest = from === undefined ? new Map<number, number>() : await earliestStored(services.db, from);
     for (const name of names) {
-      if (from === undefined) await resetAll(services.db, name);
+      if (from === undefined) await resetAll(services.db, admin, name);
       else console.error(await resetFrom(services, admin, name, from, earliest));
     }
-    const ends = new Map<ProcessorName, Offsets>();
-    for (const name of names)
-      ends.set(
-        name,
-        asOffsets(
-          (await admin.fetchTopicOffsets(topicOf(name))).map((o) => ({ partition: o.partition, offset: o.high })),
-        ),
-      );
+    const target = await topicEnds(admin, topicName('events'));
+    // raw-sink: events left; analytics: events the sessionizer has not read, then chains not applied.
     const left = async () => {
       let sum = 0;
-      for (const name of names) sum += remaining(ends.get(name)!, await storedOffsets(services.db, name));
+      for (const name of names) {
+        sum +=
+          name === 'analytics'
+            ? await analyticsLag(admin, services.db, target)
+            : remaining(target, await storedOffsets(services.db, name));
+      }
       return sum;
     };
     const total = await left();
@@ -139,11 +180,13 @@ async function main(): Promise<void> {
 
     const started = Date.now();
     const running = await startProcessors(services, names);
+    let applied = 0;
     for (;;) {
-      const applied = total - (await left());
+      const now = await left();
+      applied = Math.max(applied, total - now);
       const seconds = (Date.now() - started) / 1000;
       console.error(`  ${applied}/${total} messages, ${Math.round(applied / Math.max(seconds, 0.001))}/s`);
-      if (applied >= total) break;
+      if (now === 0) break;
       await new Promise((r) => setTimeout(r, 1000));
     }
     await Promise.all(running.map((r) => r.stop()));

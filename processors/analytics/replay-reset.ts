@@ -6,7 +6,7 @@ import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { lockUsers } from '../../lib/user-data.js';
 import type { SinkMessage } from '../runtime/postgres-sink.js';
 import { type StoredSpan, sessionsHolding } from '../runtime/replay-plan.js';
-import { analyticsSink } from './sink.js';
+import { applyEvents } from './sink.js';
 
 /** Users per transaction: each holds one advisory lock per user until it commits. */
 const USERS_PER_TRANSACTION = 200;
@@ -139,7 +139,7 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
             properties: e.properties,
           },
         }));
-      if (again.length > 0) await analyticsSink.write(client, again);
+      if (again.length > 0) await applyEvents(client, again);
       return { sessions: dropped.length, events: events.length - again.length };
     });
     done.sessions += counts.sessions;

@@ -1,6 +1,10 @@
 import type { SessionContribution } from '../../lib/session-contribution.js';
 import type { PoolClient } from '../../lib/db.js';
 import { type TrackedEventRecord, firstOccurrences } from '../../lib/tracked-event.js';
+import type { SinkMessage } from '../runtime/postgres-sink.js';
+import type { Session } from '../sessionize/core.js';
+import type { SessionChainRecord } from '../sessionize/record.js';
+import { type StoredCopy, type StoredSessionSpan, applyChains, chainsMatchStored } from './chain-apply.js';
 import type { AnalyticsConfig } from '../../lib/analytics-config.js';
 import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
@@ -10,7 +14,7 @@ import type { AnalyticsEvent } from './event.js';
 import { ContributionDeltas } from '../../lib/contribution-store.js';
 import { keepingAnswerTables } from '../../lib/answer-tables.js';
 import { lockUsers } from '../../lib/user-data.js';
-import { projectAnalyticsConfig } from '../../lib/project-config.js';
+import { projectAnalyticsConfigs } from '../../lib/project-config.js';
 import { type PageDay, frictionAlert } from '../friction/alerts.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 
@@ -22,15 +26,19 @@ interface Touched {
 }
 
 /**
- * pi.events.v1 → sessions, friction signals and the daily tables. New events are stored per
- * user; the user's sessions around them are split again from the stored events and each changed
- * session's old contribution is subtracted and its new one added, in the transaction that moves
- * the offsets. The tables therefore depend only on the set of events: late or out-of-order
- * events of any lateness land where they belong, and a replay gives the same tables.
+ * pi.sessions.v1 → sessions, friction signals and the daily tables. The sessionize processor
+ * sends each user's chain of sessions as new events change it; the sink stores the events, checks
+ * that the chain continues what it stored (`applyChains`) and then replaces the stored sessions
+ * with the chain's: the old contributions are subtracted and the new ones added, in the
+ * transaction that moves the offsets. When a chain does not continue the stored state (the
+ * sessionizer forgot the user, or an event came later than its held chain), the user's sessions
+ * around the new events are split again from the stored events. Either way the tables depend only
+ * on the set of events: late events of any lateness land where they belong, and a replay gives
+ * the same tables.
  */
-export const analyticsSink: PostgresSink<TrackedEventRecord> = {
+export const analyticsSink: PostgresSink<SessionChainRecord> = {
   name: 'analytics',
-  topic: 'events',
+  topic: 'sessions',
   tables: [
     'session_events',
     'sessions',
@@ -55,108 +63,352 @@ export const analyticsSink: PostgresSink<TrackedEventRecord> = {
     'segment_feature_reach',
   ],
   async write(client, messages) {
-    const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
+    const chains = messages.flatMap((m) => (m.value ? [m.value] : []));
+    const records = firstOccurrences(chains.flatMap(eventsOf));
     if (records.length === 0) return;
-    await lockUsers(
-      client,
-      records.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
-    );
-    const { rows } = await client.query<{
-      project_id: string;
-      user_id: string;
-      ms: number;
-      rx: number;
-      event: string;
-      message_id: string;
-      intervention: Record<string, unknown> | null;
-    }>(
-      `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
-       select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
-       from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::jsonb[])
-         as u(project_id, user_id, message_id, ts, rx, off, event, properties)
-       where not exists (select 1 from deleted_users d
-                         where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
-                           and d.deleted_at >= to_timestamp(u.rx / 1000.0))
-       on conflict (project_id, message_id) do nothing
-       returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
-                 (extract(epoch from received_at) * 1000)::bigint as rx, event, message_id,
-                 case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention`,
-      [
-        records.map((r) => r.project_id),
-        records.map((r) => r.user_id),
-        records.map((r) => r.message_id),
-        records.map((r) => r.timestamp),
-        records.map((r) => r.received_at),
-        records.map((r) => r.offset),
-        records.map((r) => r.event),
-        records.map((r) => r.properties),
-      ],
-    );
-    const touched = new Map<string, Touched>();
-    for (const row of rows) {
-      const key = `${row.project_id}\u0000${row.user_id}`;
-      const t = touched.get(key);
-      if (t) {
-        t.min = Math.min(t.min, row.ms);
-        t.max = Math.max(t.max, row.ms);
-      } else touched.set(key, { projectId: row.project_id, userId: row.user_id, min: row.ms, max: row.ms });
-    }
-    const configs = new Map<string, AnalyticsConfig>();
-    const pageDays = new Map<string, PageDay>();
-    const deltas = new ContributionDeltas();
-    const features: { projectId: string; userId: string; feature: string }[] = [];
-    const writes: SessionWrites = { removed: [], added: [] };
-    const users = [...touched.values()].sort(
-      (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
-    );
-    for (const t of users) {
-      if (!configs.has(t.projectId)) configs.set(t.projectId, await projectAnalyticsConfig(client, t.projectId));
-    }
-    for (const { t, old, fresh } of await resessionize(client, users, configs)) {
-      for (const session of old) {
-        deltas.add(t.projectId, session.contribution, -1);
-        writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
-      }
-      for (const { c, receivedAt } of fresh) {
-        deltas.add(t.projectId, c, 1);
-        writes.added.push({ projectId: t.projectId, userId: t.userId, c });
-        for (const p of c.pages) {
-          const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
-          const latest = Math.max(pageDays.get(key)?.receivedAt ?? 0, receivedAt);
-          pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: latest });
-        }
-      }
-      const touchedFeatures = [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) => c.features);
-      for (const feature of new Set(touchedFeatures.map((f) => f.feature))) {
-        features.push({ projectId: t.projectId, userId: t.userId, feature });
-      }
-    }
-    await keepingAnswerTables(client, users, async () => {
-      // Sessions and daily tables first: the refreshes below read them.
-      await writeSessions(client, writes);
-      await deltas.apply(client);
-      await refreshFeatureUsers(client, features);
-      await refreshUserMetrics(client, users, configs);
-    });
-    await raiseAlerts(client, [...pageDays.values()], configs);
-    await recordFrictionEpisodes(client, writes.added, configs);
-    await recordInterventions(
-      client,
-      rows.filter((r) => r.intervention),
-    );
-    await recordJobCompletions(
-      client,
-      rows.map((r) => ({
-        project_id: r.project_id,
-        user_id: r.user_id,
-        event: r.event,
-        message_id: r.message_id,
-        occurred_at: r.ms,
-        received_at: r.rx,
-      })),
-    );
+    const rows = await storeEvents(client, records);
+    const configs = await configsOf(client, records);
+    const changes = await chainChanges(client, chains, rows, configs);
+    await applyChanges(client, rows, changes, configs);
   },
 };
+
+/**
+ * Raw events straight into the analytics tables, split again from the stored events: the path of
+ * `replay --from`, which puts back the kept events of the sessions it took out.
+ */
+export async function applyEvents(client: PoolClient, messages: SinkMessage<TrackedEventRecord>[]): Promise<void> {
+  const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
+  if (records.length === 0) return;
+  const rows = await storeEvents(client, records);
+  const configs = await configsOf(client, records);
+  await applyChanges(client, rows, await resessionize(client, touchedBy(rows), configs), configs);
+}
+
+type StorableEvent = TrackedEventRecord & { offset: number };
+
+interface StoredEvent {
+  project_id: string;
+  user_id: string;
+  ms: number;
+  rx: number;
+  kafka_offset: number;
+  event: string;
+  message_id: string;
+  intervention: Record<string, unknown> | null;
+}
+
+const userKeyOf = (projectId: string, userId: string) => `${projectId}\u0000${userId}`;
+
+function eventsOf(chain: SessionChainRecord): StorableEvent[] {
+  return chain.sessions.flatMap((s) =>
+    s.events.map((e) => ({
+      project_id: chain.project_id,
+      user_id: chain.user_id,
+      message_id: e.message_id,
+      event: e.event,
+      timestamp: Number(e.timestamp),
+      received_at: Number(e.received_at),
+      offset: Number(e.offset),
+      properties: e.properties,
+    })),
+  );
+}
+
+const configsOf = (client: PoolClient, records: StorableEvent[]) =>
+  projectAnalyticsConfigs(client, [...new Set(records.map((r) => r.project_id))].sort());
+
+/**
+ * Locks the users and stores their events, except repeats and those of a user erased after they
+ * were received; returns the events stored now.
+ */
+async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<StoredEvent[]> {
+  await lockUsers(
+    client,
+    records.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
+  );
+  const { rows } = await client.query<StoredEvent>(
+    `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
+     select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
+     from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::jsonb[])
+       as u(project_id, user_id, message_id, ts, rx, off, event, properties)
+     where not exists (select 1 from deleted_users d
+                       where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
+                         and d.deleted_at >= to_timestamp(u.rx / 1000.0))
+     on conflict (project_id, message_id) do nothing
+     returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
+               (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id,
+               case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention`,
+    [
+      records.map((r) => r.project_id),
+      records.map((r) => r.user_id),
+      records.map((r) => r.message_id),
+      records.map((r) => r.timestamp),
+      records.map((r) => r.received_at),
+      records.map((r) => r.offset),
+      records.map((r) => r.event),
+      records.map((r) => r.properties),
+    ],
+  );
+  return rows.map((r) => ({ ...r, ms: Number(r.ms), rx: Number(r.rx), kafka_offset: Number(r.kafka_offset) }));
+}
+
+/** The users with events stored now, each with the time span of those events. */
+function touchedBy(rows: StoredEvent[]): Touched[] {
+  const touched = new Map<string, Touched>();
+  for (const row of rows) {
+    const key = userKeyOf(row.project_id, row.user_id);
+    const t = touched.get(key);
+    if (t) {
+      t.min = Math.min(t.min, row.ms);
+      t.max = Math.max(t.max, row.ms);
+    } else touched.set(key, { projectId: row.project_id, userId: row.user_id, min: row.ms, max: row.ms });
+  }
+  return [...touched.values()].sort(
+    (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
+  );
+}
+
+interface SessionChange {
+  t: Touched;
+  old: StoredSession[];
+  fresh: FreshSession[];
+}
+
+/**
+ * What the batch's chains change, per user: the chains themselves when they continue the stored
+ * sessions, else a re-split from the stored events around the events stored now (none stored now:
+ * the stored sessions are already the split of the stored events, nothing changes).
+ */
+async function chainChanges(
+  client: PoolClient,
+  chains: SessionChainRecord[],
+  rows: StoredEvent[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<SessionChange[]> {
+  const storedNow = new Set(rows.map((r) => userKeyOf(r.project_id, r.message_id)));
+  // A user with no event stored now changes nothing: the stored sessions are already the split of
+  // the stored events (chains written again after a restart of the sessionizer end here).
+  const withNew = new Set(rows.map((r) => userKeyOf(r.project_id, r.user_id)));
+  const byUser = new Map<string, { projectId: string; userId: string; chains: Session[][]; trusted: boolean }>();
+  for (const chain of chains) {
+    const key = userKeyOf(chain.project_id, chain.user_id);
+    if (!withNew.has(key)) continue;
+    let user = byUser.get(key);
+    if (!user)
+      byUser.set(key, (user = { projectId: chain.project_id, userId: chain.user_id, chains: [], trusted: true }));
+    const rules = configs.get(chain.project_id)!.session;
+    // A chain split with other rules (a settings change in between) or cut short is not trusted.
+    if (!chain.complete || Number(chain.gap_ms) !== rules.gapMs || Number(chain.max_ms) !== rules.maxMs)
+      user.trusted = false;
+    user.chains.push(sessionsOf(chain));
+  }
+  const users = [...byUser.values()].sort(
+    (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
+  );
+  const erased = await erasedUsers(client, users);
+  const trusted = users.filter((u) => u.trusted && !erased.has(userKeyOf(u.projectId, u.userId)));
+  const stored = await storedAround(client, trusted, configs);
+  const copies = await storedCopies(client, trusted, rows);
+  const changes: SessionChange[] = [];
+  const resplit = new Set(users.map((u) => userKeyOf(u.projectId, u.userId)));
+  trusted.forEach((u, i) => {
+    const config = configs.get(u.projectId)!;
+    if (!chainsMatchStored(u.userId, u.chains, (id) => copies.get(userKeyOf(u.projectId, id)))) return;
+    const present = new Set(
+      u.chains
+        .flat()
+        .flatMap((s) => s.events)
+        .filter((e) => !storedNow.has(userKeyOf(u.projectId, e.message_id)))
+        .map((e) => e.message_id),
+    );
+    const outcome = applyChains(stored[i]!, u.chains, config.session.gapMs, present);
+    if (!outcome) return;
+    resplit.delete(userKeyOf(u.projectId, u.userId));
+    const all = u.chains.flat();
+    changes.push({
+      t: {
+        projectId: u.projectId,
+        userId: u.userId,
+        min: Math.min(...all.map((s) => s.started_at)),
+        max: Math.max(...all.map((s) => s.ended_at)),
+      },
+      old: outcome.removed,
+      fresh: outcome.added.map((s) => freshSession(s, config)),
+    });
+  });
+  const fallback = touchedBy(rows).filter((t) => resplit.has(userKeyOf(t.projectId, t.userId)));
+  changes.push(...(await resessionize(client, fallback, configs)));
+  return changes;
+}
+
+function sessionsOf(chain: SessionChainRecord): Session[] {
+  return chain.sessions.map((s) => {
+    const events: AnalyticsEvent[] = s.events.map((e) => ({
+      message_id: e.message_id,
+      user_id: chain.user_id,
+      event: e.event,
+      timestamp: Number(e.timestamp),
+      received_at: Number(e.received_at),
+      offset: Number(e.offset),
+      properties: JSON.parse(e.properties) as Record<string, unknown>,
+    }));
+    return {
+      session_id: s.session_id,
+      user_id: chain.user_id,
+      started_at: events[0]!.timestamp,
+      ended_at: events[events.length - 1]!.timestamp,
+      events,
+    };
+  });
+}
+
+const freshSession = (s: Session, config: AnalyticsConfig): FreshSession => ({
+  c: sessionContribution(s, config),
+  receivedAt: s.events.reduce((latest, e) => Math.max(latest, e.received_at), 0),
+});
+
+/**
+ * The stored copy of every event of the users' chains, keyed by project and message id: those
+ * stored now from the rows, the others read (one statement for the batch).
+ */
+async function storedCopies(
+  client: PoolClient,
+  users: { projectId: string; chains: Session[][] }[],
+  rows: StoredEvent[],
+): Promise<Map<string, StoredCopy>> {
+  const copies = new Map<string, StoredCopy>();
+  for (const r of rows) {
+    copies.set(userKeyOf(r.project_id, r.message_id), { userId: r.user_id, timestamp: r.ms, offset: r.kafka_offset });
+  }
+  const before = users.flatMap((u) =>
+    u.chains
+      .flat()
+      .flatMap((s) => s.events)
+      .filter((e) => !copies.has(userKeyOf(u.projectId, e.message_id)))
+      .map((e) => ({ projectId: u.projectId, messageId: e.message_id })),
+  );
+  if (before.length === 0) return copies;
+  const { rows: stored } = await client.query<{
+    project_id: string;
+    message_id: string;
+    user_id: string;
+    ms: number;
+    kafka_offset: number;
+  }>(
+    `select e.project_id, e.message_id, e.user_id, (extract(epoch from e.occurred_at) * 1000)::bigint as ms, e.kafka_offset
+     from unnest($1::uuid[], $2::text[]) as u(project_id, message_id)
+     join session_events e on e.project_id = u.project_id and e.message_id = u.message_id`,
+    [before.map((b) => b.projectId), before.map((b) => b.messageId)],
+  );
+  for (const r of stored) {
+    copies.set(userKeyOf(r.project_id, r.message_id), { userId: r.user_id, timestamp: r.ms, offset: r.kafka_offset });
+  }
+  return copies;
+}
+
+/** Users with an erasure on record: their chains may hold events that must not count. */
+async function erasedUsers(client: PoolClient, users: { projectId: string; userId: string }[]): Promise<Set<string>> {
+  if (users.length === 0) return new Set();
+  const { rows } = await client.query<{ project_id: string; user_id: string }>(
+    `select u.project_id, u.user_id from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)
+     where exists (select 1 from deleted_users d
+                   where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8')))`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId)],
+  );
+  return new Set(rows.map((r) => userKeyOf(r.project_id, r.user_id)));
+}
+
+type StoredAround = StoredSession & StoredSessionSpan;
+
+/** Each user's stored sessions within a gap of their chains, one statement for the batch. */
+async function storedAround(
+  client: PoolClient,
+  users: { projectId: string; userId: string; chains: Session[][] }[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<StoredAround[][]> {
+  const out = users.map((): StoredAround[] => []);
+  if (users.length === 0) return out;
+  const spans = users.map((u) => {
+    const all = u.chains.flat();
+    const gap = configs.get(u.projectId)!.session.gapMs;
+    return { lo: Math.min(...all.map((s) => s.started_at)) - gap, hi: Math.max(...all.map((s) => s.ended_at)) + gap };
+  });
+  const { rows } = await client.query<StoredSession & { i: number; started: string; ended: string; events: number }>(
+    `select u.i, s.session_id, s.contribution, s.events,
+            (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended
+     from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
+     join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
+       and s.ended_at > to_timestamp(u.lo / 1000.0) and s.started_at < to_timestamp(u.hi / 1000.0)`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId), spans.map((s) => s.lo), spans.map((s) => s.hi)],
+  );
+  for (const { i, started, ended, ...session } of rows) {
+    out[i - 1]!.push({ ...session, started: Number(started), ended: Number(ended) });
+  }
+  return out;
+}
+
+/**
+ * Writes the changed sessions, their shares of the daily and answer tables, and the moments the
+ * events stored now raise (alerts, friction episodes, interventions, job completions).
+ */
+async function applyChanges(
+  client: PoolClient,
+  rows: StoredEvent[],
+  changes: SessionChange[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<void> {
+  const pageDays = new Map<string, PageDay>();
+  const deltas = new ContributionDeltas();
+  const features: { projectId: string; userId: string; feature: string }[] = [];
+  const writes: SessionWrites = { removed: [], added: [] };
+  const users = changes
+    .map((c) => c.t)
+    .sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
+  for (const { t, old, fresh } of changes) {
+    for (const session of old) {
+      deltas.add(t.projectId, session.contribution, -1);
+      writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
+    }
+    for (const { c, receivedAt } of fresh) {
+      deltas.add(t.projectId, c, 1);
+      writes.added.push({ projectId: t.projectId, userId: t.userId, c });
+      for (const p of c.pages) {
+        const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
+        const latest = Math.max(pageDays.get(key)?.receivedAt ?? 0, receivedAt);
+        pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: latest });
+      }
+    }
+    const touchedFeatures = [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) => c.features);
+    for (const feature of new Set(touchedFeatures.map((f) => f.feature))) {
+      features.push({ projectId: t.projectId, userId: t.userId, feature });
+    }
+  }
+  await keepingAnswerTables(client, users, async () => {
+    // Sessions and daily tables first: the refreshes below read them.
+    await writeSessions(client, writes);
+    await deltas.apply(client);
+    await refreshFeatureUsers(client, features);
+    await refreshUserMetrics(client, users, configs);
+  });
+  await raiseAlerts(client, [...pageDays.values()], configs);
+  await recordFrictionEpisodes(client, writes.added, configs);
+  await recordInterventions(
+    client,
+    rows.filter((r) => r.intervention),
+  );
+  await recordJobCompletions(
+    client,
+    rows.map((r) => ({
+      project_id: r.project_id,
+      user_id: r.user_id,
+      event: r.event,
+      message_id: r.message_id,
+      occurred_at: r.ms,
+      received_at: r.rx,
+    })),
+  );
+}
 
 /**
  * One alert per page and day once the page's Friction Index that day reaches the threshold with
@@ -227,7 +479,7 @@ async function resessionize(
   client: PoolClient,
   users: Touched[],
   configs: Map<string, AnalyticsConfig>,
-): Promise<{ t: Touched; old: StoredSession[]; fresh: FreshSession[] }[]> {
+): Promise<SessionChange[]> {
   const windows: Window[] = users.map((t) => {
     const gap = configs.get(t.projectId)!.session.gapMs;
     return { t, gap, lo: t.min, hi: t.max, old: [] };

@@ -1,4 +1,5 @@
-import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { batchConsumer, consumeBatches } from './batch-consumer.js';
 import type { Kafka } from 'kafkajs';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
@@ -88,14 +89,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const topic = topicName(sink.topic);
   const log = deps.log.child({ processor: sink.name, topic });
   const next = new Map<number, number>(); // partition -> next offset to apply, as stored
-  const consumer: Consumer = deps.kafka.consumer({
-    groupId: groupId(sink.name),
-    maxWaitTimeInMs: 200,
-    // A killed member is noticed after this long; its partitions then move to the survivors.
-    sessionTimeout: 10_000,
-    heartbeatInterval: 3_000,
-    retry: { retries: 10 },
-  });
+  const consumer = batchConsumer(deps.kafka, groupId(sink.name));
 
   const loadOffsets = async (partitions: number[]) => {
     const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
@@ -116,6 +110,26 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       .catch((err: unknown) => log.error({ err }, 'could not load stored offsets; resuming by skipping'));
   });
 
+  const storeOffset = (client: Pool | PoolClient, partition: number, offset: number) =>
+    client.query(
+      `insert into processor_offsets (processor, topic, partition, next_offset) values ($1, $2, $3, $4)
+       on conflict (processor, topic, partition)
+       do update set next_offset = greatest(processor_offsets.next_offset, excluded.next_offset), updated_at = now()`,
+      [sink.name, topic, partition, offset],
+    );
+
+  // A fetch of transaction markers (or aborted messages) only never reaches eachBatch: its offsets
+  // are stored here, else a sink of a transactional topic would never be seen to reach the end.
+  // Every message below them has been applied, so storing them can only move past markers.
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+    if (payload.topic !== topic || payload.batchSize > 0) return;
+    const offset = Number(payload.lastOffset) + 1;
+    if (offset <= (next.get(payload.partition) ?? 0)) return;
+    storeOffset(deps.db, payload.partition, offset)
+      .then(() => next.set(payload.partition, Math.max(next.get(payload.partition) ?? 0, offset)))
+      .catch((err: unknown) => log.warn({ err }, 'could not store the offset past transaction markers'));
+  });
+
   const decode = async (message: KafkaMessage): Promise<T | null> =>
     message.value === null ? null : ((await deps.registry.decode(message.value)) as T);
 
@@ -123,13 +137,15 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     const { batch } = payload;
     if (!next.has(batch.partition)) await loadOffsets([batch.partition]);
     const from = next.get(batch.partition) ?? 0;
-    const fresh = batch.messages.filter((m) => Number(m.offset) >= from);
+    // The batch's last offset, a transaction marker of a transactional producer included.
+    const last = Number(batch.lastOffset());
     if (!payload.isRunning() || payload.isStale()) return;
-    if (fresh.length === 0) {
+    if (last < from) {
       // All applied before (a fetch from below the stored offset): move the fetch position on.
-      if (batch.messages.length > 0) payload.resolveOffset(batch.lastOffset());
+      payload.resolveOffset(batch.lastOffset());
       return;
     }
+    const fresh = batch.messages.filter((m) => Number(m.offset) >= from);
 
     const decoded: SinkMessage<T>[] = [];
     const dead: DeadLetter[] = [];
@@ -142,7 +158,6 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
       }
     }
-    const last = Number(fresh[fresh.length - 1]!.offset);
     const applied = await inTransaction(deps.db, async (client) => {
       // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
       // whose cache is stale) must not apply what another member already applied.
@@ -165,12 +180,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
           [sink.name, topic, batch.partition, d.offset, d.key, d.payload, d.error],
         );
       }
-      await client.query(
-        `insert into processor_offsets (processor, topic, partition, next_offset) values ($1, $2, $3, $4)
-         on conflict (processor, topic, partition)
-         do update set next_offset = greatest(processor_offsets.next_offset, excluded.next_offset), updated_at = now()`,
-        [sink.name, topic, batch.partition, last + 1],
-      );
+      await storeOffset(client, batch.partition, last + 1);
       return last + 1;
     });
     next.set(batch.partition, applied);
@@ -181,16 +191,9 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   };
 
   await refuseOffsetsAheadOfTopic(sink.name, topic, deps);
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
   // Partitions hold disjoint users, so their batches only meet on shared daily rows, which every
   // transaction writes in one order (AdditiveDeltas): they wait for each other there, never deadlock.
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: deps.config.sinkConcurrency,
-    eachBatch,
-  });
+  await consumeBatches(consumer, topic, deps.config.sinkConcurrency, eachBatch);
   log.info('started');
   return {
     async stop() {
@@ -202,24 +205,32 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
 
 /**
  * Stored offsets beyond the end of the topic mean the topic was recreated (or Kafka's data was
- * lost) while Postgres kept its tables: resuming would skip every new message below them.
- * Refuse to start and say what to do instead.
+ * lost) while Postgres kept its tables: resuming would skip every new message below them. Stored
+ * offsets below the start of the topic mean messages expired (a derived topic keeps a week)
+ * before the sink applied them. Either way, refuse to start and say what to do instead.
  */
 async function refuseOffsetsAheadOfTopic(processor: string, topic: string, deps: SinkDeps): Promise<void> {
   const admin = deps.kafka.admin();
   await admin.connect();
   try {
-    const ends = new Map((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, Number(o.high)]));
+    const bounds = new Map(
+      (await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }]),
+    );
     const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
       'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
       [processor, topic],
     );
-    const ahead = rows.filter((r) => r.next_offset > (ends.get(r.partition) ?? 0));
-    if (ahead.length > 0) {
+    const stored = new Map(rows.map((r) => [r.partition, r.next_offset]));
+    const problems = [...bounds].flatMap(([partition, { low, high }]) => {
+      const at = stored.get(partition) ?? 0;
+      if (at > high) return [`partition ${partition}: ${at} > ${high}, the topic was recreated`];
+      if (at < low) return [`partition ${partition}: ${at} < ${low}, messages expired unapplied`];
+      return [];
+    });
+    if (problems.length > 0) {
       throw new Error(
-        `${processor}: stored offsets of ${topic} are past the end of the topic ` +
-          `(${ahead.map((r) => `partition ${r.partition}: ${r.next_offset} > ${ends.get(r.partition) ?? 0}`).join(', ')}); ` +
-          'the topic was recreated: rebuild with `npm run replay`',
+        `${processor}: stored offsets of ${topic} are outside the topic (${problems.join('; ')}): ` +
+          'rebuild with `npm run replay`',
       );
     }
   } finally {

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
 import { inTransaction } from '../../lib/db.js';
-import { topicName } from '../../lib/topics.js';
-import { analyticsSink } from '../../processors/analytics/sink.js';
+import { applyEvents } from '../../processors/analytics/sink.js';
 
 import {
   call,
@@ -14,7 +13,7 @@ import {
   startPipeline,
   stopPipeline,
   type TestPipeline,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 
 /**
@@ -83,7 +82,7 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     for (const batch of [first.slice(6).reverse(), [...first.slice(0, 6), ...events(`u2-${id}`, u2)], first]) {
       assert.equal((await call(api, 'POST', '/events/batch', { key: write, json: { events: batch } })).status, 202);
     }
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
   });
   after(() => stopPipeline(pipeline));
 
@@ -304,7 +303,7 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       },
     };
     await inTransaction(services().db, (client) =>
-      analyticsSink.write(client, [...rage('replayed', T0 - 2 * 86_400_000, 0), later]),
+      applyEvents(client, [...rage('replayed', T0 - 2 * 86_400_000, 0), later]),
     );
     assert.equal(
       await count("select 1 from friction_signals where project_id = $1 and kind = 'rage_click'", [quiet]),
@@ -312,7 +311,7 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       'the rage burst',
     );
     assert.equal(await alerts(), 0, 'events received two days ago raise no alert');
-    await inTransaction(services().db, (client) => analyticsSink.write(client, rage('live', Date.now(), 10)));
+    await inTransaction(services().db, (client) => applyEvents(client, rage('live', Date.now(), 10)));
     assert.equal(await alerts(), 1, 'a live burst on the same page and day does');
   });
 
@@ -373,7 +372,7 @@ describe('per-project session timeout', () => {
         ]);
       }
       await call(api, 'POST', '/events/batch', { key: project.keys[0], json: { events } });
-      await waitForSink('analytics', topicName('events'));
+      await waitForAnalytics();
       sessions.push(await count('select 1 from sessions where project_id = $1', [project.projectId]));
     }
     assert.deepEqual(sessions, [1, 4]);
@@ -395,7 +394,7 @@ describe('per-project session timeout', () => {
       message_id: `chain-${s}`,
     });
     const starts = async () => {
-      await waitForSink('analytics', topicName('events'));
+      await waitForAnalytics();
       const { rows } = await services().db.query<{ s: number }>(
         `select (extract(epoch from started_at) * 1000)::bigint - $2 as s from sessions where project_id = $1 order by 1`,
         [project.projectId, t0],

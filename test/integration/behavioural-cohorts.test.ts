@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
-import { topicName } from '../../lib/topics.js';
 import { COHORT_FEATURES, type Vector } from '../../processors/cohorts/clustering.js';
 import { refreshBehaviouralCohorts, startBehaviouralCohortWorker } from '../../processors/cohorts/behavioural.js';
 import {
@@ -14,7 +13,7 @@ import {
   stopPipeline,
   type TestPipeline,
   waitFor,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 
 type Group = 'power' | 'struggler' | 'casual' | 'explorer';
@@ -128,7 +127,7 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
       });
       assert.equal(reply.status, 202, JSON.stringify(reply.body));
     }
-    await waitForSink('analytics', topicName('events'), 120_000);
+    await waitForAnalytics(120_000);
   }
 
   async function cohorts(key = read): Promise<CohortRecord[]> {

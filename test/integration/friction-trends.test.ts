@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { frictionTrend } from '../../lib/metrics.js';
-import { topicName } from '../../lib/topics.js';
 import {
-  type TestPipeline,
   call,
   errorOf,
   newProject,
   services,
   startPipeline,
   stopPipeline,
-  waitForSink,
+  type TestPipeline,
+  waitForAnalytics,
 } from './helpers.js';
 
 interface Trend {
@@ -164,7 +163,7 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
     );
     const reply = await call(pipeline.api, 'POST', '/events/batch', { key: write, json: { events } });
     assert.equal(reply.status, 202);
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
   });
   after(() => stopPipeline(pipeline));
 

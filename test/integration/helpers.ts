@@ -6,6 +6,7 @@ import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices, prepare } from '../../lib/services.js';
 import { type ProcessorName, startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+import { analyticsLag, eventsEnd } from '../../processors/analytics/progress.js';
 
 let shared: Services | undefined;
 
@@ -102,6 +103,22 @@ export async function waitForSink(processor: string, topic: string, timeoutMs = 
         const stored = new Map(rows.map((r) => [r.partition, r.next_offset]));
         return ends.every((e) => Number(e.high) === 0 || (stored.get(e.partition) ?? 0) >= Number(e.high));
       },
+      timeoutMs,
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Waits until the analytics chain (sessionize, then the analytics sink) has applied every event now in pi.events.v1. */
+export async function waitForAnalytics(timeoutMs = 30_000): Promise<void> {
+  const admin = services().kafka.admin();
+  await admin.connect();
+  try {
+    const target = await eventsEnd(admin);
+    await waitFor(
+      'the analytics chain to reach the end of the events',
+      async () => (await analyticsLag(admin, services().db, target)) === 0,
       timeoutMs,
     );
   } finally {

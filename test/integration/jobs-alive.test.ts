@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
-import { topicName } from '../../lib/topics.js';
 import { refreshJobs } from '../../processors/jobs/worker.js';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { call, newProject, services, startPipeline, stopPipeline, type TestPipeline, waitForSink } from './helpers.js';
+import {
+  call,
+  newProject,
+  services,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
+  waitForAnalytics,
+} from './helpers.js';
 
 interface JobMetrics {
   completion_rate: number;
@@ -39,7 +46,7 @@ describe('jobs come alive: targeting, completions, interventions, metrics', func
   };
   const post = async (events: object[]) => {
     assert.equal((await call(api(), 'POST', '/events/batch', { key, json: { events } })).status, 202);
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
   };
   const targets = async () =>
     (

@@ -6,9 +6,9 @@ import { topicName } from '../../lib/topics.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { closeServices, count, isolateTopics, newProject, services, waitForSink } from './helpers.js';
+import { closeServices, count, isolateTopics, newProject, services, waitForAnalytics, waitForSink } from './helpers.js';
 
-describe('raw-sink and data Postgres refuses', () => {
+describe('raw-sink, sessionize and data Postgres refuses', () => {
   let sinks: RunningSink[] = [];
   after(async () => {
     await Promise.all(sinks.map((s) => s.stop()));
@@ -53,8 +53,9 @@ describe('raw-sink and data Postgres refuses', () => {
     });
     await producer.disconnect();
 
-    sinks = await startProcessors(services(), ['raw-sink']);
+    sinks = await startProcessors(services(), ['raw-sink', 'analytics']);
     await waitForSink('raw-sink', topicName('events'));
+    await waitForAnalytics();
     const { rows } = await services().db.query<{ event: string }>(
       'select event from raw_events where project_id = $1 order by kafka_offset',
       [projectId],
@@ -74,5 +75,25 @@ describe('raw-sink and data Postgres refuses', () => {
     const decoded = (await registry.decode(dead.rows[1]!.payload)) as TrackedEventRecord;
     assert.equal(decoded.project_id, 'not-a-uuid', 'the original message is kept');
     assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), 2);
+
+    // The sessionizer sets the same three aside, so the user's chain (and session) holds the good two.
+    const { rows: kept } = await services().db.query<{ event: string }>(
+      'select event from session_events where project_id = $1 order by kafka_offset',
+      [projectId],
+    );
+    assert.deepEqual(
+      kept.map((r) => r.event),
+      ['good-before', 'good-after'],
+    );
+    assert.equal(await count('select 1 from sessions where project_id = $1 and events = 2', [projectId]), 1);
+    const { rows: set } = await services().db.query<{ error: string }>(
+      `select error from dead_letters where processor = 'sessionize' and message_key = $1 order by kafka_offset`,
+      [`${projectId}:poison-user`],
+    );
+    assert.deepEqual(
+      set.map((r) => r.error),
+      ['properties hold U+0000', 'project_id is not a uuid', 'message_id is longer than 2000 bytes'],
+    );
+    assert.equal(await count("select 1 from dead_letters where processor = 'analytics'"), 0);
   });
 });

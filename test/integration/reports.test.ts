@@ -10,10 +10,8 @@ import { SMTPServer } from 'smtp-server';
 import type { RunningApi } from '../../api/server.js';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { jobSender, tickQueue } from '../../lib/reports/queue.js';
-import { topicName } from '../../lib/topics.js';
 import { startReportWorker } from '../../processors/reports/worker.js';
 import {
-  type TestPipeline,
   call,
   count,
   errorOf,
@@ -21,8 +19,9 @@ import {
   services,
   startPipeline,
   stopPipeline,
+  type TestPipeline,
   waitFor,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 
 const fontDir = path.join(
@@ -181,7 +180,7 @@ describe('scheduled reports', () => {
     }
     const sent = await call(api, 'POST', '/events/batch', { key: admin, json: { events } });
     assert.equal(sent.status, 202);
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
   });
 
   after(async () => {
@@ -468,7 +467,7 @@ describe('scheduled reports', () => {
     const declared = await call(api, 'PUT', '/settings/goals', { key: admin, json: { goals: [goal] } });
     assert.equal(declared.status, 200, JSON.stringify(declared.body));
     assert.equal((await call(api, 'POST', '/events/batch', { key: admin, json: { events } })).status, 202);
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
     assert.equal(await refreshWorkflows(services(), projectId), 1);
     const { body } = await call<{ workflows: Workflow[] }>(api, 'GET', `/analytics/workflows?goal=${goal}`, {
       key: reader,

@@ -6,7 +6,16 @@ import { refreshBehaviouralCohorts } from '../../processors/cohorts/behavioural.
 import { refreshJobs } from '../../processors/jobs/worker.js';
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import { type ScenarioAnswers, simulate } from '../../scripts/simulate/generator.js';
-import { call, newProject, services, startPipeline, stopPipeline, type TestPipeline, waitForSink } from './helpers.js';
+import {
+  call,
+  newProject,
+  services,
+  startPipeline,
+  stopPipeline,
+  type TestPipeline,
+  waitForAnalytics,
+  waitForSink,
+} from './helpers.js';
 
 const close = (actual: unknown, expected: number, what: string, tolerance = 1e-9) =>
   assert.ok(
@@ -55,7 +64,7 @@ describe("the simulator's scenarios: workflows, job completions and behavioural 
     planned = simulation.answers.scenarios!;
     assert.equal(simulation.answers.events, 0, 'the scenarios alone');
     await waitForSink('raw-sink', topicName('events'), 30_000);
-    await waitForSink('analytics', topicName('events'), 30_000);
+    await waitForAnalytics(30_000);
     assert.ok((await refreshWorkflows(services(), project.projectId)) >= 1);
     await refreshJobs(services(), project.projectId);
     assert.equal(await refreshBehaviouralCohorts(services(), project.projectId), 1);

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningApi } from '../../api/server.js';
-import { topicName } from '../../lib/topics.js';
 
 import { defaultOptions, runSimulate } from '../../scripts/simulate.js';
 import { type Answers, simulate } from '../../scripts/simulate/generator.js';
@@ -15,7 +14,7 @@ import {
   startPipeline,
   stopPipeline,
   type TestPipeline,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 
 const close = (actual: unknown, expected: number, what: string) =>
@@ -60,7 +59,7 @@ describe("the simulator's answers equal the API's", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    await waitForSink('analytics', topicName('events'), 120_000);
+    await waitForAnalytics(120_000);
   });
   after(() => stopPipeline(pipeline));
 

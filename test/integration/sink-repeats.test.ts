@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
 import type { TrackedEventRecord } from '../../lib/tracked-event.js';
-import { analyticsSink } from '../../processors/analytics/sink.js';
+import { analyticsSink, applyEvents } from '../../processors/analytics/sink.js';
+import { PartitionSessions } from '../../processors/sessionize/chains.js';
+import { chainRecord } from '../../processors/sessionize/record.js';
+import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
 import { rawSink } from '../../processors/raw-sink/sink.js';
 import { closeServices, newProject, services } from './helpers.js';
 
@@ -27,9 +30,8 @@ describe('sinks keep the first of repeated message ids within a batch', () => {
     const originals = Array.from({ length: 400 }, (_, i) => record(i, t + 10_000));
     const repeats = originals.filter((_, i) => i % 4 === 0).map((r) => ({ ...r, received_at: t + 99_000 }));
     const messages = [...originals, ...repeats].map((value, offset) => ({ partition: 0, offset, key: null, value }));
-    for (const sink of [rawSink, analyticsSink]) {
-      await inTransaction(services().db, (client) => sink.write(client, messages));
-    }
+    await inTransaction(services().db, (client) => rawSink.write(client, messages));
+    await inTransaction(services().db, (client) => applyEvents(client, messages));
     for (const table of ['raw_events', 'session_events']) {
       const { rows } = await services().db.query<{ n: number; late: number; max_offset: number }>(
         `select count(*)::int as n, count(*) filter (where received_at > to_timestamp($2 / 1000.0))::int as late,
@@ -39,5 +41,64 @@ describe('sinks keep the first of repeated message ids within a batch', () => {
       );
       assert.deepEqual(rows[0], { n: 400, late: 0, max_offset: 399 }, table);
     }
+  });
+});
+
+/**
+ * Message ids are unique per project only as far as clients keep them so: another user's event
+ * with the same id, or a repeat sent again with another time, must not be counted as the stored
+ * copy when the analytics sink checks a chain.
+ */
+describe('the analytics sink and chains carrying other copies of stored ids', () => {
+  after(() => closeServices());
+
+  it("re-splits a chain holding another user's id, and a repeat re-stamped after the sessionizer forgot the first", async () => {
+    const { projectId } = await newProject();
+    const t = Date.UTC(2026, 10, 20, 12);
+    const event = (user: string, id: string, at: number, offset: number) => ({
+      projectId,
+      event: { message_id: id, user_id: user, event: 'click', timestamp: at, received_at: at, offset, properties: {} },
+    });
+    const apply = async (chains: ReturnType<PartitionSessions['add']>['chains']) =>
+      inTransaction(services().db, (client) =>
+        analyticsSink.write(
+          client,
+          chains.map((c, i) => ({ partition: 0, offset: i, key: null, value: chainRecord(c) })),
+        ),
+      );
+    const rules = () => DEFAULT_ANALYTICS.session;
+    const take = (s: PartitionSessions, events: Parameters<PartitionSessions['add']>[0]) => {
+      const step = s.add(events, rules);
+      step.commit();
+      return step.chains;
+    };
+    const sessionsOf = async (user: string) =>
+      (
+        await services().db.query<{ events: number; started: number }>(
+          `select events, (extract(epoch from started_at) * 1000)::bigint as started from sessions
+           where project_id = $1 and user_id = $2 order by started_at`,
+          [projectId, user],
+        )
+      ).rows.map((r) => [r.events, Number(r.started)]);
+
+    // u1 and u2 both send id "1" in one batch: the first read (u1's) is stored; u2's session is d alone.
+    await apply(
+      take(new PartitionSessions(3_600_000), [
+        event('u1', '1', t, 0),
+        event('u2', '1', t + 1000, 1),
+        event('u2', 'd', t + 2000, 2),
+      ]),
+    );
+    assert.deepEqual(await sessionsOf('u1'), [[1, t]]);
+    assert.deepEqual(await sessionsOf('u2'), [[1, t + 2000]]);
+
+    // u3's "a" is stored at t; the sessionizer forgets u3; "a" comes again stamped 2 min later, then b.
+    const forgetful = new PartitionSessions(1);
+    await apply(take(forgetful, [event('u3', 'a', t, 10)]));
+    await apply(take(forgetful, [event('x', 'x', t + 60_000, 11)])); // u3 idle: forgotten
+    await apply(take(forgetful, [event('u3', 'a', t + 120_000, 12)]));
+    await apply(take(forgetful, [event('u3', 'b', t + 180_000, 13)]));
+    // The split of u3's stored events (a at t, b 3 min later): one session from t.
+    assert.deepEqual(await sessionsOf('u3'), [[2, t]]);
   });
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { topicName } from '../../lib/topics.js';
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import {
   call,
@@ -12,7 +11,7 @@ import {
   stopPipeline,
   type TestPipeline,
   waitFor,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 import { connectStream, subscribedClient } from './stream-client.js';
 
@@ -103,7 +102,7 @@ describe('stream: ws://…/v1/stream', function () {
       key: a.keys[0],
       json: { user_id: 'warm', event: 'page_view', properties: { page: '/warm' } },
     });
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
 
     const mine = await subscribedClient(url(), a.keys[1]!, ['friction_alerts', 'job_completions']);
     const theirs = await subscribedClient(url(), b.keys[0]!, ['friction_alerts', 'job_completions']);

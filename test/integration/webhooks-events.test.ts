@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
-import { topicName } from '../../lib/topics.js';
 import { refreshCohortMembership } from '../../processors/cohorts/membership.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
@@ -16,7 +15,7 @@ import {
   newProject,
   services,
   waitFor,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 import { type Received, startReceiver, testPki, verifyStandardWebhook } from './https-receiver.js';
 
@@ -57,7 +56,7 @@ describe('webhook events from live traffic: chats, walkthrough-progress, user.fr
   const post = async (events: object[]) => {
     const reply = await call(api, 'POST', '/events/batch', { key, json: { events } });
     assert.equal(reply.status, 202, JSON.stringify(reply.body));
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
   };
   const arrivals = (path: string) => receiver.received.filter((r) => r.path === path);
   const payloads = (path: string) =>

@@ -3,20 +3,19 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import { topicName } from '../../lib/topics.js';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { startWorkflowWorker } from '../../processors/paths/worker.js';
 import { type StepEvent, stepsOf } from '../../lib/paths/steps.js';
 import {
-  type TestPipeline,
   call,
   errorOf,
   newProject,
   services,
   startPipeline,
   stopPipeline,
+  type TestPipeline,
   waitFor,
-  waitForSink,
+  waitForAnalytics,
 } from './helpers.js';
 
 const run = promisify(execFile);
@@ -167,7 +166,7 @@ describe('workflows: paths to goals, materialized', function () {
       });
       assert.equal(reply.status, 202);
     }
-    await waitForSink('analytics', topicName('events'), 90_000);
+    await waitForAnalytics(90_000);
   });
 
   after(async () => {
@@ -318,7 +317,7 @@ describe('workflows: paths to goals, materialized', function () {
     assert.equal((await call(api, 'PUT', '/settings/goals', { key: write, json: { goals: ['signup'] } })).status, 200);
     assert.deepEqual((await call(api, 'GET', '/settings/goals', { key: write })).body, { goals: ['signup'] });
     await post([...journey('a', 0), ...journey('b', 100_000), ...journey('c', 200_000)]);
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
 
     const list = async () =>
       (await call<{ workflows: WorkflowRecord[] }>(api, 'GET', '/analytics/workflows', { key: read })).body.workflows;
@@ -366,7 +365,7 @@ describe('workflows: paths to goals, materialized', function () {
 
     // A new user's events: the running worker picks the change up by itself.
     await post(journey('d', 300_000));
-    await waitForSink('analytics', topicName('events'));
+    await waitForAnalytics();
     const worker = await startWorkflowWorker(services());
     try {
       await waitFor('the worker to count user d', async () => (await list())[0]?.occurrences === 4);

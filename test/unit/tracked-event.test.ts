@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { MAX_CLOCK_SKEW_MS, checkTimestamp, firstOccurrences, toRecord } from '../../lib/tracked-event.js';
+import {
+  MAX_CLOCK_SKEW_MS,
+  type TrackedEventRecord,
+  checkTimestamp,
+  firstOccurrences,
+  toRecord,
+  unstorable,
+} from '../../lib/tracked-event.js';
 import { toColumns, toRawEventRow } from '../../processors/raw-sink/core.js';
 
 describe('tracked events', () => {
@@ -62,4 +69,33 @@ describe('firstOccurrences', () => {
       [r('p', 'a', 1), r('p', 'b', 2), r('q', 'a', 4)],
     );
   });
+});
+
+describe('unstorable: what Postgres would refuse as an analytics event', () => {
+  const good: TrackedEventRecord = {
+    project_id: '8d0c5a4e-2f43-4c7e-9a55-0a1f2b3c4d5e',
+    message_id: 'm1',
+    user_id: 'u1',
+    event: 'click',
+    timestamp: Date.UTC(2026, 10, 22),
+    received_at: Date.UTC(2026, 10, 22),
+    properties: '{"page":"/home","label":"a \\\\u0000 b"}',
+  };
+  const cases: [string, Partial<TrackedEventRecord>, string | undefined][] = [
+    ['a good record (an escaped backslash before u0000 is text)', {}, undefined],
+    ['a project id that is no uuid', { project_id: 'not-a-uuid' }, 'project_id is not a uuid'],
+    ['U+0000 in the user id', { user_id: 'a\u0000b' }, 'user_id holds U+0000'],
+    ['a message id of 2001 bytes', { message_id: 'x'.repeat(2001) }, 'message_id is longer than 2000 bytes'],
+    ['a message id of 2000 bytes', { message_id: 'x'.repeat(2000) }, undefined],
+    ['an event name of 667 three-byte characters', { event: '中'.repeat(667) }, 'event is longer than 2000 bytes'],
+    ['a timestamp past 9999', { timestamp: 253_402_300_800_000 }, 'timestamp is out of range'],
+    ['a negative received_at', { received_at: -1 }, 'received_at is out of range'],
+    ['properties that are no JSON', { properties: '{' }, 'properties is not JSON'],
+    ['properties that are an array', { properties: '[1]' }, 'properties is not a JSON object'],
+    ['U+0000 in a nested value', { properties: '{"a":{"b":["x\\u0000"]}}' }, 'properties hold U+0000'],
+    ['U+0000 in a key', { properties: '{"a\\u0000":1}' }, 'properties hold U+0000'],
+  ];
+  for (const [what, change, problem] of cases) {
+    it(what, () => assert.equal(unstorable({ ...good, ...change }), problem));
+  }
 });

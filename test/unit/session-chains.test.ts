@@ -1,0 +1,268 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { AnalyticsEvent } from '../../processors/analytics/event.js';
+import { applyChains, chainsMatchStored } from '../../processors/analytics/chain-apply.js';
+import { PartitionSessions, chainsOf } from '../../processors/sessionize/chains.js';
+import { type Session, splitSessions } from '../../processors/sessionize/core.js';
+
+const RULES = { gapMs: 10, maxMs: 25 };
+const P = 'p1';
+
+let arrival = 0;
+function ev(id: string, timestamp: number, over: Partial<AnalyticsEvent> = {}): AnalyticsEvent {
+  const offset = arrival++;
+  return {
+    message_id: id,
+    user_id: 'u1',
+    event: 'click',
+    timestamp,
+    received_at: offset,
+    offset,
+    properties: {},
+    ...over,
+  };
+}
+const batch = (...events: AnalyticsEvent[]) => events.map((event) => ({ projectId: P, event }));
+/** One batch through the sessionizer, committed. */
+function take(s: PartitionSessions, events: ReturnType<typeof batch>) {
+  const step = s.add(events, () => RULES);
+  step.commit();
+  return step.chains;
+}
+const ids = (sessions: Session[]) => sessions.map((s) => s.events.map((e) => e.message_id));
+
+describe('chainsOf', () => {
+  it('joins sessions less than a gap apart (cut by the length limit) and parts those a gap or more apart', () => {
+    const sessions = splitSessions(
+      [ev('a', 0), ev('b', 9), ev('c', 18), ev('d', 27), ev('e', 37), ev('f', 60)],
+      10,
+      25,
+    );
+    assert.deepEqual(ids(sessions), [['a', 'b', 'c'], ['d'], ['e'], ['f']]);
+    // d is 9 after c (a length cut), e is 10 after d (a gap), f is 23 after e.
+    assert.deepEqual(
+      chainsOf(sessions, 10).map((c) => ids(c)),
+      [[['a', 'b', 'c'], ['d']], [['e']], [['f']]],
+    );
+  });
+});
+
+describe('PartitionSessions', () => {
+  it('emits the chain a batch changes, and keeps only the last chain', () => {
+    const s = new PartitionSessions(1000);
+    assert.deepEqual(
+      take(s, batch(ev('a', 0), ev('b', 5))).map((c) => ids(c.sessions)),
+      [[['a', 'b']]],
+    );
+    assert.deepEqual(
+      take(s, batch(ev('c', 8))).map((c) => ids(c.sessions)),
+      [[['a', 'b', 'c']]],
+    );
+    // A gap: a new chain, and the old one is let go.
+    const chains = take(s, batch(ev('d', 40)));
+    assert.deepEqual(
+      chains.map((c) => ids(c.sessions)),
+      [[['d']]],
+    );
+    assert.equal(s.heldEvents, 1);
+    assert.deepEqual(chains[0]!.rules, RULES);
+  });
+
+  it('skips repeats of held events and emits nothing for a batch of repeats only', () => {
+    const s = new PartitionSessions(1000);
+    take(s, batch(ev('a', 0)));
+    assert.deepEqual(take(s, batch(ev('a', 0))), []);
+    assert.equal(s.heldEvents, 1);
+  });
+
+  it('re-splits the held chain around a late event, and emits an event older than it as a chain of its own', () => {
+    const s = new PartitionSessions(1000);
+    take(s, batch(ev('a', 100), ev('b', 108)));
+    // 104 falls between a and b: the held chain changes.
+    assert.deepEqual(
+      take(s, batch(ev('late', 104))).map((c) => ids(c.sessions)),
+      [[['a', 'late', 'b']]],
+    );
+    // 50 is a gap or more before the held chain: alone here, whatever the sink stored around it.
+    assert.deepEqual(
+      take(s, batch(ev('older', 50))).map((c) => ids(c.sessions)),
+      [[['older']]],
+    );
+    assert.equal(s.heldEvents, 3);
+  });
+
+  it('forgets users idle (by receipt time) longer than the limit, and restarts from the lowest held offset', () => {
+    const s = new PartitionSessions(100);
+    const a = ev('a', 0, { received_at: 1000, offset: 10 });
+    take(s, batch(a));
+    const second = s.add(batch(ev('x', 0, { user_id: 'u2', received_at: 1050, offset: 11 })), () => RULES);
+    assert.equal(second.restartOffset(12), 10);
+    second.commit();
+    const third = s.add(batch(ev('y', 1, { user_id: 'u2', received_at: 1101, offset: 12 })), () => RULES);
+    assert.equal(third.restartOffset(13), 11, 'u1 (last received 1000) is forgotten at 1101');
+    third.commit();
+    assert.equal(s.heldEvents, 2);
+    assert.equal(new PartitionSessions(100).add([], () => RULES).restartOffset(7), 7);
+  });
+
+  it('changes nothing until a step is committed: a batch read again after a failed transaction gives the same chains', () => {
+    const s = new PartitionSessions(1000);
+    take(s, batch(ev('a', 0)));
+    const b = ev('b', 5);
+    const failed = s.add(batch(b), () => RULES);
+    assert.equal(s.heldEvents, 1);
+    const retried = s.add(batch(b), () => RULES);
+    assert.deepEqual(
+      retried.chains.map((c) => ids(c.sessions)),
+      failed.chains.map((c) => ids(c.sessions)),
+    );
+    assert.deepEqual(
+      retried.chains.map((c) => ids(c.sessions)),
+      [[['a', 'b']]],
+    );
+    retried.commit();
+    assert.equal(s.heldEvents, 2);
+  });
+
+  it('forgets the least recently active users while it holds more events than its limit', () => {
+    const s = new PartitionSessions(1000, 3);
+    const of = (user: string, id: string, t: number) => ev(id, t, { user_id: user, received_at: t });
+    take(s, batch(of('u1', 'a1', 0), of('u1', 'a2', 1), of('u2', 'b1', 2)));
+    take(s, batch(of('u1', 'a3', 3))); // u1 is now the most recently active
+    assert.equal(s.heldEvents, 3, 'u2 (1 event) went to keep 3');
+    take(s, batch(of('u3', 'c1', 4)));
+    assert.equal(s.heldEvents, 1, 'u1 (3 events, now the least recent) went too');
+    // u2 comes back: its chain holds only what it sends now.
+    assert.deepEqual(
+      take(s, batch(of('u2', 'b2', 5))).map((c) => ids(c.sessions)),
+      [[['b2']]],
+    );
+  });
+});
+
+describe('chainsMatchStored', () => {
+  const a = ev('a', 100);
+  const chains = [[{ session_id: 's', user_id: 'u1', started_at: 100, ended_at: 100, events: [a] }]];
+  const stored = { userId: 'u1', timestamp: 100, offset: a.offset };
+  const cases: [string, typeof stored | undefined, boolean][] = [
+    ['the stored copy itself', stored, true],
+    ["another user's event with the same id", { ...stored, userId: 'u2' }, false],
+    ['a repeat sent with another time', { ...stored, timestamp: 160 }, false],
+    ['a repeat read at another offset', { ...stored, offset: a.offset + 7 }, false],
+    ['an event not stored at all', undefined, false],
+  ];
+  for (const [what, copy, expected] of cases) {
+    it(what, () =>
+      assert.equal(
+        chainsMatchStored('u1', chains, () => copy),
+        expected,
+      ),
+    );
+  }
+});
+
+/**
+ * A model of the analytics sink: it trusts a user's chains when they carry the stored copies of
+ * their events and `applyChains` says they continue the stored sessions, and otherwise splits all
+ * stored events again (what the re-split around the
+ * new events amounts to). Whatever the order, batches, repeats and forgetting, the stored sessions
+ * must end as the split of every event.
+ */
+describe('chains applied by the sink give the sessions of all events', () => {
+  it('holds for any arrival order, batching, repeats, idle limit and held-events limit', () => {
+    let trusted = 0;
+    let resplit = 0;
+    // A repeat sometimes comes with another time: an event without a timestamp is stamped on receipt.
+    const eventArb = fc.record({
+      t: fc.integer({ min: 0, max: 200 }),
+      repeat: fc.boolean(),
+      retime: fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(eventArb, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 10 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 40 }),
+        (specs, sizes, idle, held) => {
+          const events: AnalyticsEvent[] = [];
+          specs.forEach((spec, i) => {
+            const offset = events.length;
+            events.push({
+              message_id: `m${i}`,
+              user_id: 'u',
+              event: 'click',
+              timestamp: spec.t,
+              received_at: offset,
+              offset,
+              properties: {},
+            });
+            if (spec.repeat && i > 0) {
+              const first = events[Math.floor(i / 2)]!;
+              events.push({
+                ...first,
+                timestamp: spec.retime ?? first.timestamp,
+                received_at: events.length,
+                offset: events.length,
+              });
+            }
+          });
+          const sessionizer = new PartitionSessions(idle, held);
+          let stored: Session[] = [];
+          const storedEvents = new Map<string, AnalyticsEvent>();
+          for (let at = 0, k = 0; at < events.length; k++) {
+            const slice = events.slice(at, at + sizes[k % sizes.length]!);
+            at += slice.length;
+            const chains = take(sessionizer, batch(...slice));
+            if (chains.length === 0) continue;
+            const present = new Set(
+              chains
+                .flatMap((c) => c.sessions.flatMap((s) => s.events.map((e) => e.message_id)))
+                .filter((id) => storedEvents.has(id)),
+            );
+            for (const e of chains.flatMap((c) => c.sessions.flatMap((s) => s.events))) {
+              if (!storedEvents.has(e.message_id)) storedEvents.set(e.message_id, e);
+            }
+            const spans = stored.map((s) => ({
+              ...s,
+              started: s.started_at,
+              ended: s.ended_at,
+              events: s.events.length,
+            }));
+            const sessions = chains.map((c) => c.sessions);
+            const copy = (id: string) => {
+              const e = storedEvents.get(id);
+              return e && { userId: e.user_id, timestamp: e.timestamp, offset: e.offset };
+            };
+            const outcome = chainsMatchStored('u', sessions, copy)
+              ? applyChains(spans, sessions, RULES.gapMs, present)
+              : undefined;
+            if (outcome) {
+              trusted++;
+              const gone = new Set(outcome.removed.map((s) => s.session_id));
+              stored = [...stored.filter((s) => !gone.has(s.session_id)), ...outcome.added];
+            } else {
+              resplit++;
+              stored = splitSessions([...storedEvents.values()], RULES.gapMs, RULES.maxMs);
+            }
+          }
+          const sort = (sessions: Session[]) => [...sessions].sort((a, b) => a.started_at - b.started_at);
+          // The stored copy of each message id is the first one read.
+          const exact = splitSessions(
+            events.filter((e, i) => events.findIndex((f) => f.message_id === e.message_id) === i),
+            RULES.gapMs,
+            RULES.maxMs,
+          );
+          assert.deepEqual(ids(sort(stored)), ids(exact));
+          assert.deepEqual(
+            sort(stored).map((s) => s.session_id),
+            exact.map((s) => s.session_id),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Both ways were taken, many times.
+    assert.ok(trusted > 1000 && resplit > 1000, `trusted ${trusted}, re-split ${resplit}`);
+  });
+});
