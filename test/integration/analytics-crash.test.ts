@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import type { RunningApi } from '../../api/server.js';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { topicName } from '../../lib/topics.js';
@@ -18,35 +17,19 @@ import {
   count,
   isolateTopics,
   newProject,
+  runReplay,
   services,
+  startProcessorsProcess,
   startTestApi,
+  stopProcess,
+  tableRows,
   waitFor,
   waitForAnalytics,
   waitForSink,
 } from './helpers.js';
 
-const run = promisify(execFile);
-
 /** The raw-sink and the analytics chain (sessionize → analytics) in one process, as `npm start` runs them. */
-function startProcessorsProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', 'raw-sink,analytics'], {
-    env: { ...process.env, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-/** Every row the analytics sink owns for the project, in a canonical order. */
-async function snapshot(projectId: string): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const table of analyticsSink.tables) {
-    const { rows } = await services().db.query<{ row: unknown }>(
-      `select to_jsonb(t) - 'project_id' as row from ${table} t where project_id = $1 order by 1`,
-      [projectId],
-    );
-    out[table] = rows.map((r) => r.row);
-  }
-  return out;
-}
+const startProcessors = () => startProcessorsProcess('raw-sink,analytics');
 
 /**
  * Workflows of a goal and the behavioural cohorts, computed from scratch from the current tables
@@ -63,14 +46,11 @@ async function derived(projectId: string): Promise<Record<string, unknown[]>> {
   await db.query('delete from behavioural_cohort_runs where project_id = $1', [projectId]);
   await db.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
   await refreshBehaviouralCohorts(services(), projectId);
-  const out: Record<string, unknown[]> = {};
-  for (const table of ['workflows', 'workflow_steps', 'behavioural_cohorts', 'behavioural_cohort_members']) {
-    const { rows } = await db.query<{ row: unknown }>(
-      `select to_jsonb(t) - 'project_id' - 'computed_at' as row from ${table} t where project_id = $1 order by 1`,
-      [projectId],
-    );
-    out[table] = rows.map((r) => r.row);
-  }
+  const out = await tableRows(
+    projectId,
+    ['workflows', 'workflow_steps', 'behavioural_cohorts', 'behavioural_cohort_members'],
+    ['computed_at'],
+  );
   assert.ok(out.workflows!.length > 0 && out.behavioural_cohorts!.length > 0);
   return out;
 }
@@ -85,10 +65,7 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
   after(async () => {
     now.phase = 'done';
     await killer?.catch(() => undefined);
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    await stopProcess(child);
     await api?.close();
     await closeServices();
   });
@@ -146,7 +123,7 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
     const kills: { phase: 'load' | 'catch-up'; applied: number; posted: number; atS: number }[] = [];
 
     const phase = () => now.phase; // read afresh after each await
-    child = startProcessorsProcess();
+    child = startProcessors();
     killer = (async () => {
       for (;;) {
         const before = await applied();
@@ -164,7 +141,7 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
         kills.push({ phase: p, applied: at, posted: now.posted, atS: Math.round((Date.now() - started) / 1000) });
         child.kill('SIGKILL');
         await once(child, 'exit');
-        child = startProcessorsProcess();
+        child = startProcessors();
         if (p === 'catch-up') now.phase = 'done';
       }
     })();
@@ -202,7 +179,7 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
     assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), answers.events);
     assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), answers.events);
     assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
-    const afterKills = await snapshot(projectId);
+    const afterKills = await tableRows(projectId, analyticsSink.tables);
     // Announced episodes (published once, never rebuilt) are exactly the final rage bursts and
     // loops: none lost to a kill, none announced twice by a redone batch.
     const announced = async (sql: string) =>
@@ -220,12 +197,8 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
     assert.deepEqual(episodes, signals);
     const derivedAfterKills = await derived(projectId);
 
-    const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', '--only', 'analytics'], {
-      env: process.env,
-      timeout: 300_000,
-    });
-    assert.match(stderr, /replayed \d+ messages/);
-    assert.deepEqual(await snapshot(projectId), afterKills);
+    assert.match(await runReplay('--only', 'analytics'), /replayed \d+ messages/);
+    assert.deepEqual(await tableRows(projectId, analyticsSink.tables), afterKills);
     // What the workers derive from those tables (workflows, behavioural cohorts) is the same too.
     assert.deepEqual(await derived(projectId), derivedAfterKills);
   }).timeout(10 * 60_000);

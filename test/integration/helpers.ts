@@ -1,4 +1,7 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { type Scope, createKey, ensureProject } from '../../lib/api-keys.js';
 import { loadConfig } from '../../lib/config.js';
@@ -153,4 +156,53 @@ export async function stopPipeline(pipeline: TestPipeline | undefined): Promise<
   await pipeline?.api.close();
   await Promise.all(pipeline?.sinks.map((s) => s.stop()) ?? []);
   await closeServices();
+}
+
+/**
+ * processors/main.ts in a process of its own, as `npm start` runs it, with `--only` the named
+ * processors: a kill of it is a real crash. Its log (errors only, unless `env` sets LOG_LEVEL) is the test's.
+ */
+export function startProcessorsProcess(only: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', only], {
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/** Stops a child process that still runs, a frozen (SIGSTOP) one included, and waits for its exit. */
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGCONT');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** `scripts/replay` with the given arguments, as a data engineer runs it; its stderr (progress). */
+export async function runReplay(...args: string[]): Promise<string> {
+  const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', ...args], {
+    env: process.env,
+    timeout: 300_000,
+  });
+  return stderr;
+}
+
+/**
+ * The project's rows of each table in a canonical order, as JSON, without `project_id` and the
+ * `omit` columns (computation times that differ between two equal runs).
+ */
+export async function tableRows(
+  projectId: string,
+  tables: readonly string[],
+  omit: string[] = [],
+): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of tables) {
+    const { rows } = await services().db.query<{ row: unknown }>(
+      `select to_jsonb(t) - 'project_id' - $2::text[] as row from ${table} t where project_id = $1 order by 1`,
+      [projectId, omit],
+    );
+    out[table] = rows.map((r) => r.row);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { once } from 'node:events';
 import type { RunningApi } from '../../api/server.js';
@@ -10,28 +10,22 @@ import {
   count,
   isolateTopics,
   newProject,
+  startProcessorsProcess,
   startTestApi,
+  stopProcess,
   waitFor,
   waitForSink,
 } from './helpers.js';
 
-/** The raw-sink in its own process, as in production (processors/main.ts --only raw-sink). */
-function startSinkProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', 'raw-sink'], {
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
+/** The raw-sink in its own process, as in production. */
+const startSinkProcess = () => startProcessorsProcess('raw-sink');
 
 describe('raw-sink killed with SIGKILL mid-load', () => {
   let api: RunningApi;
   let sink: ChildProcess | undefined;
 
   after(async () => {
-    if (sink && sink.exitCode === null) {
-      sink.kill('SIGTERM');
-      await once(sink, 'exit');
-    }
+    await stopProcess(sink);
     await api?.close();
     await closeServices();
   });

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import type { RunningApi } from '../../api/server.js';
 import type { TrackedEventInput } from '../../lib/tracked-event.js';
 import { topicName } from '../../lib/topics.js';
@@ -14,25 +12,18 @@ import {
   count,
   isolateTopics,
   newProject,
+  runReplay,
   services,
   startTestApi,
+  tableRows,
   waitForAnalytics,
   waitForSink,
 } from './helpers.js';
 
-const run = promisify(execFile);
 const SINKS = Object.keys(PROCESSORS) as (keyof typeof PROCESSORS)[];
 
-async function replay(...args: string[]): Promise<string> {
-  const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', ...args], {
-    env: process.env,
-    timeout: 300_000,
-  });
-  return stderr;
-}
-
 async function replayFails(...args: string[]): Promise<string> {
-  const failed = await replay(...args).then(
+  const failed = await runReplay(...args).then(
     () => undefined,
     (err: { code: number; stderr: string }) => err,
   );
@@ -42,17 +33,11 @@ async function replayFails(...args: string[]): Promise<string> {
 }
 
 /** Every row the sinks own for the project, in a canonical order. */
-async function snapshot(projectId: string): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const table of SINKS.flatMap((n) => PROCESSORS[n].tables)) {
-    const { rows } = await services().db.query<{ row: unknown }>(
-      `select to_jsonb(t) - 'project_id' as row from ${table} t where project_id = $1 order by 1`,
-      [projectId],
-    );
-    out[table] = rows.map((r) => r.row);
-  }
-  return out;
-}
+const snapshot = (projectId: string) =>
+  tableRows(
+    projectId,
+    SINKS.flatMap((n) => PROCESSORS[n].tables),
+  );
 
 async function sessionsOf(projectId: string, users: string[]): Promise<unknown[]> {
   const { rows } = await services().db.query<{ row: unknown }>(
@@ -154,7 +139,7 @@ describe('scripts/replay --from: rebuilds what the events received since an inst
       since[0]!.events,
     );
 
-    const stderr = await replay('--from', cut.toISOString());
+    const stderr = await runReplay('--from', cut.toISOString());
     // Every message sent after the cut is read again by both sinks, and nothing before it.
     assert.match(stderr, new RegExp(`replaying ${SINKS.length * secondPeriod} messages`));
     assert.match(stderr, new RegExp(`raw-sink: ${since[0]!.events} raw events taken out`));
@@ -172,12 +157,12 @@ describe('scripts/replay --from: rebuilds what the events received since an inst
        where project_id = $1`,
       [projectId],
     );
-    await replay('--from', cut.toISOString(), '--only', 'analytics');
+    await runReplay('--from', cut.toISOString(), '--only', 'analytics');
     assert.deepEqual(await sessionsOf(projectId, earlyUsers), keep);
     const short = await sessionsOf(projectId, lateUsers);
     assert.ok(short.length > rebuilt.length, `${short.length} sessions with a 20 s gap, ${rebuilt.length} before`);
     // A full replay splits those users' sessions the same way.
-    await replay('--only', 'analytics');
+    await runReplay('--only', 'analytics');
     assert.deepEqual(await sessionsOf(projectId, lateUsers), short);
   });
 

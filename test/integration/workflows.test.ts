@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { refreshWorkflows } from '../../lib/paths/workflows.js';
 import { startWorkflowWorker } from '../../processors/paths/worker.js';
@@ -10,15 +8,15 @@ import {
   call,
   errorOf,
   newProject,
+  runReplay,
   services,
   startPipeline,
   stopPipeline,
+  tableRows,
   type TestPipeline,
   waitFor,
   waitForAnalytics,
 } from './helpers.js';
-
-const run = promisify(execFile);
 
 interface WorkflowRecord {
   workflow_id: string;
@@ -121,17 +119,8 @@ function countPaths(rows: Record<string, string>[], goal: string) {
 const isoOf = (row: Record<string, string>) => row['Complete Timestamp']!.replace(/\//g, '-').replace(' ', 'T') + 'Z';
 
 /** Every row of the workflow tables of a project, canonical and without computation times. */
-async function snapshot(projectId: string): Promise<unknown[][]> {
-  const out: unknown[][] = [];
-  for (const table of ['workflow_goals', 'workflows', 'workflow_steps']) {
-    const { rows } = await services().db.query<{ row: unknown }>(
-      `select to_jsonb(t) - 'project_id' - 'computed_at' as row from ${table} t where project_id = $1 order by 1`,
-      [projectId],
-    );
-    out.push(rows.map((r) => r.row));
-  }
-  return out;
-}
+const snapshot = (projectId: string) =>
+  tableRows(projectId, ['workflow_goals', 'workflows', 'workflow_steps'], ['computed_at']);
 
 describe('workflows: paths to goals, materialized', function () {
   this.timeout(180_000);
@@ -384,14 +373,10 @@ describe('workflows: paths to goals, materialized', function () {
   it('a replay of the analytics processor rebuilds the same workflow tables', async () => {
     await refreshWorkflows(services(), sepsis.projectId);
     const before = await snapshot(sepsis.projectId);
-    assert.ok(before[1]!.length > 10);
+    assert.ok(before.workflows!.length > 10);
     await Promise.all(pipeline!.sinks.map((s) => s.stop()));
     pipeline!.sinks = [];
-    const { stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', '--only', 'analytics'], {
-      env: process.env,
-      timeout: 120_000,
-    });
-    assert.match(stderr, /replayed \d+ messages/);
+    assert.match(await runReplay('--only', 'analytics'), /replayed \d+ messages/);
     assert.ok((await refreshWorkflows(services(), sepsis.projectId)) > 0, 'the replay marked the project changed');
     assert.deepEqual(await snapshot(sepsis.projectId), before);
   });
