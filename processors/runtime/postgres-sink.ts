@@ -43,6 +43,13 @@ interface DeadLetter {
 }
 
 /**
+ * A batch's transaction waiting longer than this between two of its statements belongs to a
+ * frozen process: Postgres ends it (a batch computes for a second or two at most between
+ * statements), and the member that took the partition over applies the batch again.
+ */
+const SINK_IDLE_IN_TRANSACTION_MS = 30_000;
+
+/**
  * SQLSTATE class 22 (the data itself is unacceptable: encoding, range …) and 54 (a program
  * limit, e.g. an index key too large): retrying the same message cannot help.
  */
@@ -158,31 +165,37 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
       }
     }
-    const applied = await inTransaction(deps.db, async (client) => {
-      // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
-      // whose cache is stale) must not apply what another member already applied.
-      const { rows: stored } = await client.query<{ next_offset: number }>(
-        'select next_offset from processor_offsets where processor = $1 and topic = $2 and partition = $3 for update',
-        [sink.name, topic, batch.partition],
-      );
-      const floor = stored[0]?.next_offset ?? 0;
-      if (floor > last) return floor;
-      const todo = decoded.filter((m) => m.offset >= floor);
-      dead.splice(0, dead.length, ...dead.filter((d) => d.offset >= floor));
-      if (todo.length > 0) {
-        const refused = await writeOrIsolate(client, sink, todo);
-        dead.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
-      }
-      for (const d of dead) {
-        await client.query(
-          `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
-           values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
-          [sink.name, topic, batch.partition, d.offset, d.key, d.payload, d.error],
+    const applied = await inTransaction(
+      deps.db,
+      async (client) => {
+        // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
+        // whose cache is stale) must not apply what another member already applied.
+        const { rows: stored } = await client.query<{ next_offset: number }>(
+          'select next_offset from processor_offsets where processor = $1 and topic = $2 and partition = $3 for update',
+          [sink.name, topic, batch.partition],
         );
-      }
-      await storeOffset(client, batch.partition, last + 1);
-      return last + 1;
-    });
+        const floor = stored[0]?.next_offset ?? 0;
+        if (floor > last) return floor;
+        const todo = decoded.filter((m) => m.offset >= floor);
+        dead.splice(0, dead.length, ...dead.filter((d) => d.offset >= floor));
+        if (todo.length > 0) {
+          const refused = await writeOrIsolate(client, sink, todo);
+          dead.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
+        }
+        for (const d of dead) {
+          await client.query(
+            `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
+           values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+            [sink.name, topic, batch.partition, d.offset, d.key, d.payload, d.error],
+          );
+        }
+        await storeOffset(client, batch.partition, last + 1);
+        return last + 1;
+      },
+      // A member frozen mid-batch holds locks on daily rows every partition writes; once it is
+      // out of the group, the members that took over must not wait for it to wake.
+      { idleTimeoutMs: SINK_IDLE_IN_TRANSACTION_MS },
+    );
     next.set(batch.partition, applied);
     payload.resolveOffset(String(last));
     if (dead.length > 0) log.error({ partition: batch.partition, offsets: dead.map((d) => d.offset) }, 'dead-lettered');

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RunningApi } from '../../api/server.js';
+import { groupId } from '../../lib/topics.js';
+import { eventsEnd } from '../../processors/analytics/progress.js';
+import { analyticsSink } from '../../processors/analytics/sink.js';
+import { remaining } from '../../processors/runtime/replay-plan.js';
+import { SESSIONIZE, sessionizeProgress } from '../../processors/sessionize/processor.js';
+import { defaultOptions } from '../../scripts/simulate.js';
+import { simulate } from '../../scripts/simulate/generator.js';
+import {
+  call,
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  runReplay,
+  services,
+  startProcessorsProcess,
+  startTestApi,
+  stopProcess,
+  tableRows,
+  waitFor,
+  waitForAnalytics,
+} from './helpers.js';
+
+/** Members of each group of the analytics chain, or 0 for a group that is rebalancing. */
+async function stableMembers(): Promise<number[]> {
+  const admin = services().kafka.admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([groupId(SESSIONIZE), groupId(analyticsSink.name)]);
+    return groups.map((g) => (g.state === 'Stable' ? g.members.length : 0));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Events of pi.events.v1 the sessionizer has not read yet. */
+async function unsessionized(): Promise<number> {
+  const admin = services().kafka.admin();
+  await admin.connect();
+  try {
+    return remaining(await eventsEnd(admin), await sessionizeProgress(admin));
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+describe('two processes share the analytics chain; one freezes past its session and wakes as a zombie', () => {
+  let api: RunningApi;
+  const processes: (ChildProcess | undefined)[] = [];
+
+  after(async () => {
+    await Promise.all(processes.map(stopProcess));
+    await api?.close();
+    await closeServices();
+  });
+
+  it('hands the frozen partitions over, fences the zombie, and ends with the tables of a replay', async () => {
+    await isolateTopics();
+    api = await startTestApi();
+    const { projectId, keys } = await newProject(['events:write']);
+    const { events, answers } = simulate(defaultOptions(5, 600, 3));
+    const thirds = [0, 1, 2].map((t) => events.slice((t * events.length) / 3, ((t + 1) * events.length) / 3));
+    const post = async (part: typeof events) => {
+      for (let i = 0; i < part.length; i += 1000) {
+        const reply = await call(api, 'POST', '/events/batch', {
+          key: keys[0],
+          json: { events: part.slice(i, i + 1000) },
+        });
+        assert.equal(reply.status, 202);
+        await sleep(100); // paced: the processes are mid-batch, not idle, when one freezes
+      }
+    };
+    const [frozen, survivor] = [startProcessorsProcess('analytics'), startProcessorsProcess('analytics')];
+    processes.push(frozen, survivor);
+    const bothIn = async () => (await stableMembers()).every((n) => n === 2);
+    await waitFor('both processes in the sessionize and analytics groups', bothIn, 60_000);
+
+    await post(thirds[0]!);
+    // Frozen mid-load (a long GC pause, a suspended VM): it holds partitions of both groups and,
+    // most likely, an open sessionize transaction and a sink transaction.
+    frozen.kill('SIGSTOP');
+    await post(thirds[1]!);
+    // Its sink transaction holds locks on daily rows every partition writes: the survivor waits
+    // on them until Postgres ends the frozen transaction (SINK_IDLE_IN_TRANSACTION_MS, 30 s).
+    await waitFor(
+      'the groups to drop the frozen process',
+      async () => (await stableMembers()).every((n) => n === 1),
+      120_000,
+    );
+    // The survivor sessionizes every partition, the frozen one's too: its producers fenced the
+    // frozen transactions.
+    await waitFor('the survivor to sessionize every partition', async () => (await unsessionized()) === 0, 90_000);
+
+    frozen.kill('SIGCONT');
+    await post(thirds[2]!);
+    // Its next commit is refused (an old producer epoch), its sink's session is gone: it must
+    // rejoin both groups, not leave a consumer stopped in a running process.
+    await waitFor('the woken process back in both groups', bothIn, 90_000);
+    await waitForAnalytics(120_000);
+    assert.equal(frozen.exitCode, null, 'the woken process recovered from being fenced instead of exiting');
+    assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), answers.events);
+    assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
+    const live = await tableRows(projectId, analyticsSink.tables);
+    await Promise.all(processes.map(stopProcess));
+
+    assert.match(await runReplay('--only', 'analytics'), /replayed \d+ messages/);
+    assert.deepEqual(await tableRows(projectId, analyticsSink.tables), live);
+  }).timeout(6 * 60_000);
+});
