@@ -28,6 +28,30 @@ export async function consumeBatches(
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: concurrency,
-    eachBatch,
+    eachBatch: async (payload) => {
+      try {
+        await eachBatch(payload);
+      } catch (err) {
+        throw asRetriable(err);
+      }
+    },
+  });
+}
+
+/**
+ * kafkajs stops a consumer for good, in a process that keeps running, when a batch fails with an
+ * error it does not retry: one it calls non-retriable (a fenced producer's "old epoch", a
+ * transaction the broker expired) or a TypeError, RangeError … A step must not stop silently, so
+ * such an error becomes a plain one, which kafkajs logs and retries, rejoining first if the group
+ * moved on.
+ */
+export function asRetriable(err: unknown): unknown {
+  const e = err as { name?: string; message?: string; retriable?: boolean; type?: string };
+  const plain =
+    e.retriable !== false && !['RangeError', 'ReferenceError', 'SyntaxError', 'TypeError'].includes(e.name ?? '');
+  if (plain) return err;
+  // `type` kept: kafkajs rejoins on a membership error (UNKNOWN_MEMBER_ID …) by its type.
+  return Object.assign(new Error(`${e.name ?? 'Error'}: ${e.message ?? String(err)}`, { cause: err }), {
+    type: e.type,
   });
 }

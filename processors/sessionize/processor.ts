@@ -157,10 +157,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
       // A fenced producer stays fenced: the retry of the batch starts with a new one.
       producers.delete(batch.partition);
       await producer.disconnect().catch(() => undefined);
-      // kafkajs stops for good a consumer whose batch fails with an error it calls non-retriable,
-      // as a fenced producer's is (a member frozen past its session, a transaction the broker
-      // expired). A plain error is retried, after a rejoin if the group has moved on.
-      throw new Error(`sessionize: the transaction of partition ${batch.partition} failed: ${(err as Error).message}`);
+      throw err;
     }
     // Only now: a failed transaction leaves the state as it was, for kafkajs' retry of the batch.
     step.commit();
