@@ -11,6 +11,10 @@ export const topicEnds = async (admin: Admin, topic: string): Promise<Offsets> =
 /** The end of pi.events.v1 now: what `analyticsLag` measures against. */
 export const eventsEnd = (admin: Admin): Promise<Offsets> => topicEnds(admin, topicName('events'));
 
+/** Events of pi.events.v1 below `target` (default: its end now) the sessionizer has not read. */
+export const sessionizeLag = async (admin: Admin, target?: Offsets): Promise<number> =>
+  remaining(target ?? (await eventsEnd(admin)), await sessionizeProgress(admin));
+
 /**
  * How far the analytics chain is from having applied every event below `target` (default: the
  * end of pi.events.v1 now): events the sessionizer has not read, plus chains in pi.sessions.v1 the
@@ -18,7 +22,7 @@ export const eventsEnd = (admin: Admin): Promise<Offsets> => topicEnds(admin, to
  * the tables.
  */
 export async function analyticsLag(admin: Admin, db: Pool, target?: Offsets): Promise<number> {
-  const events = remaining(target ?? (await eventsEnd(admin)), await sessionizeProgress(admin));
+  const events = await sessionizeLag(admin, target);
   if (events > 0) return events;
   const sessions = topicName('sessions');
   const { rows } = await db.query<{ partition: number; next_offset: number }>(

@@ -98,7 +98,8 @@ interface StoredEvent {
   intervention: Record<string, unknown> | null;
 }
 
-const userKeyOf = (projectId: string, userId: string) => `${projectId}\u0000${userId}`;
+/** A key of a user or of an event within its project (ids are unique per project only). */
+const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 
 function eventsOf(chain: SessionChainRecord): StorableEvent[] {
   return chain.sessions.flatMap((s) =>
@@ -157,7 +158,7 @@ async function storeEvents(client: PoolClient, records: StorableEvent[]): Promis
 function touchedBy(rows: StoredEvent[]): Touched[] {
   const touched = new Map<string, Touched>();
   for (const row of rows) {
-    const key = userKeyOf(row.project_id, row.user_id);
+    const key = keyOf(row.project_id, row.user_id);
     const t = touched.get(key);
     if (t) {
       t.min = Math.min(t.min, row.ms);
@@ -186,13 +187,13 @@ async function chainChanges(
   rows: StoredEvent[],
   configs: Map<string, AnalyticsConfig>,
 ): Promise<SessionChange[]> {
-  const storedNow = new Set(rows.map((r) => userKeyOf(r.project_id, r.message_id)));
+  const storedNow = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
   // A user with no event stored now changes nothing: the stored sessions are already the split of
   // the stored events (chains written again after a restart of the sessionizer end here).
-  const withNew = new Set(rows.map((r) => userKeyOf(r.project_id, r.user_id)));
+  const withNew = new Set(rows.map((r) => keyOf(r.project_id, r.user_id)));
   const byUser = new Map<string, { projectId: string; userId: string; chains: Session[][]; trusted: boolean }>();
   for (const chain of chains) {
-    const key = userKeyOf(chain.project_id, chain.user_id);
+    const key = keyOf(chain.project_id, chain.user_id);
     if (!withNew.has(key)) continue;
     let user = byUser.get(key);
     if (!user)
@@ -207,24 +208,24 @@ async function chainChanges(
     (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
   );
   const erased = await erasedUsers(client, users);
-  const trusted = users.filter((u) => u.trusted && !erased.has(userKeyOf(u.projectId, u.userId)));
+  const trusted = users.filter((u) => u.trusted && !erased.has(keyOf(u.projectId, u.userId)));
   const stored = await storedAround(client, trusted, configs);
   const copies = await storedCopies(client, trusted, rows);
   const changes: SessionChange[] = [];
-  const resplit = new Set(users.map((u) => userKeyOf(u.projectId, u.userId)));
+  const resplit = new Set(users.map((u) => keyOf(u.projectId, u.userId)));
   trusted.forEach((u, i) => {
     const config = configs.get(u.projectId)!;
-    if (!chainsMatchStored(u.userId, u.chains, (id) => copies.get(userKeyOf(u.projectId, id)))) return;
+    if (!chainsMatchStored(u.userId, u.chains, (id) => copies.get(keyOf(u.projectId, id)))) return;
     const present = new Set(
       u.chains
         .flat()
         .flatMap((s) => s.events)
-        .filter((e) => !storedNow.has(userKeyOf(u.projectId, e.message_id)))
+        .filter((e) => !storedNow.has(keyOf(u.projectId, e.message_id)))
         .map((e) => e.message_id),
     );
     const outcome = applyChains(stored[i]!, u.chains, config.session.gapMs, present);
     if (!outcome) return;
-    resplit.delete(userKeyOf(u.projectId, u.userId));
+    resplit.delete(keyOf(u.projectId, u.userId));
     const all = u.chains.flat();
     changes.push({
       t: {
@@ -237,7 +238,7 @@ async function chainChanges(
       fresh: outcome.added.map((s) => freshSession(s, config)),
     });
   });
-  const fallback = touchedBy(rows).filter((t) => resplit.has(userKeyOf(t.projectId, t.userId)));
+  const fallback = touchedBy(rows).filter((t) => resplit.has(keyOf(t.projectId, t.userId)));
   changes.push(...(await resessionize(client, fallback, configs)));
   return changes;
 }
@@ -278,14 +279,14 @@ async function storedCopies(
   rows: StoredEvent[],
 ): Promise<Map<string, StoredCopy>> {
   const copies = new Map<string, StoredCopy>();
-  for (const r of rows) {
-    copies.set(userKeyOf(r.project_id, r.message_id), { userId: r.user_id, timestamp: r.ms, offset: r.kafka_offset });
-  }
+  const keep = (r: Pick<StoredEvent, 'project_id' | 'message_id' | 'user_id' | 'ms' | 'kafka_offset'>) =>
+    copies.set(keyOf(r.project_id, r.message_id), { userId: r.user_id, timestamp: r.ms, offset: r.kafka_offset });
+  rows.forEach(keep);
   const before = users.flatMap((u) =>
     u.chains
       .flat()
       .flatMap((s) => s.events)
-      .filter((e) => !copies.has(userKeyOf(u.projectId, e.message_id)))
+      .filter((e) => !copies.has(keyOf(u.projectId, e.message_id)))
       .map((e) => ({ projectId: u.projectId, messageId: e.message_id })),
   );
   if (before.length === 0) return copies;
@@ -301,9 +302,7 @@ async function storedCopies(
      join session_events e on e.project_id = u.project_id and e.message_id = u.message_id`,
     [before.map((b) => b.projectId), before.map((b) => b.messageId)],
   );
-  for (const r of stored) {
-    copies.set(userKeyOf(r.project_id, r.message_id), { userId: r.user_id, timestamp: r.ms, offset: r.kafka_offset });
-  }
+  stored.forEach(keep);
   return copies;
 }
 
@@ -316,7 +315,7 @@ async function erasedUsers(client: PoolClient, users: { projectId: string; userI
                    where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8')))`,
     [users.map((u) => u.projectId), users.map((u) => u.userId)],
   );
-  return new Set(rows.map((r) => userKeyOf(r.project_id, r.user_id)));
+  return new Set(rows.map((r) => keyOf(r.project_id, r.user_id)));
 }
 
 type StoredAround = StoredSession & StoredSessionSpan;

@@ -185,7 +185,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         for (const d of dead) {
           await client.query(
             `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
-           values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+             values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
             [sink.name, topic, batch.partition, d.offset, d.key, d.payload, d.error],
           );
         }

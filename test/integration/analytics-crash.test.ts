@@ -26,6 +26,7 @@ import {
   waitFor,
   waitForAnalytics,
   waitForSink,
+  withAdmin,
 } from './helpers.js';
 
 /** The raw-sink and the analytics chain (sessionize → analytics) in one process, as `npm start` runs them. */
@@ -87,37 +88,27 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
     const draw = (lo: number, hi: number) => lo + ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % (hi - lo));
     // Progress of every step: raw-sink and analytics offsets stored in Postgres, the sessionizer's read offsets.
     const applied = async () => {
-      const admin = services().kafka.admin();
-      await admin.connect();
-      try {
-        const { rows } = await services().db.query<{ n: string }>(
-          'select coalesce(sum(next_offset), 0) as n from processor_offsets where topic = any($1)',
-          [[topicName('events'), topicName('sessions')]],
-        );
-        let sum = Number(rows[0]!.n);
-        for (const read of (await sessionizeProgress(admin)).values()) sum += read;
-        return sum;
-      } finally {
-        await admin.disconnect();
-      }
+      const { rows } = await services().db.query<{ n: string }>(
+        'select coalesce(sum(next_offset), 0) as n from processor_offsets where topic = any($1)',
+        [[topicName('events'), topicName('sessions')]],
+      );
+      let sum = Number(rows[0]!.n);
+      for (const read of (await withAdmin(sessionizeProgress)).values()) sum += read;
+      return sum;
     };
     /** Everything posted so far is in every table. */
     const caughtUp = async () => {
-      const admin = services().kafka.admin();
-      await admin.connect();
-      try {
-        const raw = await count("select 1 from processor_offsets where processor = 'raw-sink'");
-        const rawAt = Number(
-          (
-            await services().db.query<{ n: string }>(
-              "select coalesce(sum(next_offset), 0) as n from processor_offsets where processor = 'raw-sink'",
-            )
-          ).rows[0]!.n,
-        );
-        return raw > 0 && rawAt >= events.length && (await analyticsLag(admin, services().db)) === 0;
-      } finally {
-        await admin.disconnect();
-      }
+      const raw = await count("select 1 from processor_offsets where processor = 'raw-sink'");
+      const rawAt = Number(
+        (
+          await services().db.query<{ n: string }>(
+            "select coalesce(sum(next_offset), 0) as n from processor_offsets where processor = 'raw-sink'",
+          )
+        ).rows[0]!.n,
+      );
+      return (
+        raw > 0 && rawAt >= events.length && (await withAdmin((admin) => analyticsLag(admin, services().db))) === 0
+      );
     };
     const started = Date.now();
     const kills: { phase: 'load' | 'catch-up'; applied: number; posted: number; atS: number }[] = [];

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { type Scope, createKey, ensureProject } from '../../lib/api-keys.js';
 import { loadConfig } from '../../lib/config.js';
+import type { Admin } from '../../lib/kafka.js';
 import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices, prepare } from '../../lib/services.js';
 import { type ProcessorName, startProcessors } from '../../processors/main.js';
@@ -90,43 +91,44 @@ export function errorOf(reply: Reply): { code: string; message: string; details:
   return body.error;
 }
 
-/** Waits until `processor` has applied everything now in the topic (its stored offsets reach the high watermarks). */
-export async function waitForSink(processor: string, topic: string, timeoutMs = 30_000): Promise<void> {
+/** Runs `work` with a connected Kafka admin client of the test's services, disconnected after. */
+export async function withAdmin<T>(work: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = services().kafka.admin();
   await admin.connect();
   try {
-    const ends = await admin.fetchTopicOffsets(topic);
-    await waitFor(
-      `${processor} to reach the end of ${topic}`,
-      async () => {
-        const { rows } = await services().db.query<{ partition: number; next_offset: number }>(
-          'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
-          [processor, topic],
-        );
-        const stored = new Map(rows.map((r) => [r.partition, r.next_offset]));
-        return ends.every((e) => Number(e.high) === 0 || (stored.get(e.partition) ?? 0) >= Number(e.high));
-      },
-      timeoutMs,
-    );
+    return await work(admin);
   } finally {
     await admin.disconnect();
   }
 }
 
+/** Waits until `processor` has applied everything now in the topic (its stored offsets reach the high watermarks). */
+export async function waitForSink(processor: string, topic: string, timeoutMs = 30_000): Promise<void> {
+  const ends = await withAdmin((admin) => admin.fetchTopicOffsets(topic));
+  await waitFor(
+    `${processor} to reach the end of ${topic}`,
+    async () => {
+      const { rows } = await services().db.query<{ partition: number; next_offset: number }>(
+        'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
+        [processor, topic],
+      );
+      const stored = new Map(rows.map((r) => [r.partition, r.next_offset]));
+      return ends.every((e) => Number(e.high) === 0 || (stored.get(e.partition) ?? 0) >= Number(e.high));
+    },
+    timeoutMs,
+  );
+}
+
 /** Waits until the analytics chain (sessionize, then the analytics sink) has applied every event now in pi.events.v1. */
 export async function waitForAnalytics(timeoutMs = 30_000): Promise<void> {
-  const admin = services().kafka.admin();
-  await admin.connect();
-  try {
+  await withAdmin(async (admin) => {
     const target = await eventsEnd(admin);
     await waitFor(
       'the analytics chain to reach the end of the events',
       async () => (await analyticsLag(admin, services().db, target)) === 0,
       timeoutMs,
     );
-  } finally {
-    await admin.disconnect();
-  }
+  });
 }
 
 let isolated = 0;

@@ -3,10 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
 import { groupId } from '../../lib/topics.js';
-import { eventsEnd } from '../../processors/analytics/progress.js';
+import { sessionizeLag } from '../../processors/analytics/progress.js';
 import { analyticsSink } from '../../processors/analytics/sink.js';
-import { remaining } from '../../processors/runtime/replay-plan.js';
-import { SESSIONIZE, sessionizeProgress } from '../../processors/sessionize/processor.js';
+import { SESSIONIZE } from '../../processors/sessionize/processor.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
 import {
@@ -16,37 +15,21 @@ import {
   isolateTopics,
   newProject,
   runReplay,
-  services,
   startProcessorsProcess,
   startTestApi,
   stopProcess,
   tableRows,
   waitFor,
   waitForAnalytics,
+  withAdmin,
 } from './helpers.js';
 
 /** Members of each group of the analytics chain, or 0 for a group that is rebalancing. */
-async function stableMembers(): Promise<number[]> {
-  const admin = services().kafka.admin();
-  await admin.connect();
-  try {
+const stableMembers = () =>
+  withAdmin(async (admin) => {
     const { groups } = await admin.describeGroups([groupId(SESSIONIZE), groupId(analyticsSink.name)]);
     return groups.map((g) => (g.state === 'Stable' ? g.members.length : 0));
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/** Events of pi.events.v1 the sessionizer has not read yet. */
-async function unsessionized(): Promise<number> {
-  const admin = services().kafka.admin();
-  await admin.connect();
-  try {
-    return remaining(await eventsEnd(admin), await sessionizeProgress(admin));
-  } finally {
-    await admin.disconnect();
-  }
-}
+  });
 
 describe('two processes share the analytics chain; one freezes past its session and wakes as a zombie', () => {
   let api: RunningApi;
@@ -93,7 +76,11 @@ describe('two processes share the analytics chain; one freezes past its session 
     );
     // The survivor sessionizes every partition, the frozen one's too: its producers fenced the
     // frozen transactions.
-    await waitFor('the survivor to sessionize every partition', async () => (await unsessionized()) === 0, 90_000);
+    await waitFor(
+      'the survivor to sessionize every partition',
+      async () => (await withAdmin(sessionizeLag)) === 0,
+      90_000,
+    );
 
     frozen.kill('SIGCONT');
     await post(thirds[2]!);
