@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { DATE_RANGES, type DateRange, parseDateRange } from '../lib/date-range.js';
+import { DATE_RANGES, type DateRange, parseDateRange } from '../domain/date-range.js';
 import { fieldError } from './errors.js';
 import type { QueryParam } from './route.js';
 import { stringParam } from './query.js';

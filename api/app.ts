@@ -4,7 +4,11 @@ import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 import type { TargetPolicy } from '../lib/targets.js';
+import { ingestCors } from './cors.js';
+import { consoleRoutes } from './console/routes.js';
+import { consoleStatic } from './console/static.js';
 import { errorMiddleware } from './errors.js';
+import type { HealthMonitor } from './health.js';
 import { buildOpenApi } from './openapi.js';
 import type { Publisher } from './publisher.js';
 import { type Route, defineRoute, mount } from './route.js';
@@ -17,14 +21,17 @@ import { exportRoutes } from './routes/exports.js';
 import { featureRoutes } from './routes/features.js';
 import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
+import { integrationTestRoutes } from './routes/integration-test.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { jobAnalyticsRoutes } from './routes/job-analytics.js';
 import { jobRoutes } from './routes/jobs.js';
 import { reportRoutes } from './routes/reports.js';
+import { rateLimitSettingsRoutes } from './routes/rate-limit-settings.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { loadTrackerScript, trackerScript } from './tracker-script.js';
 
 export interface AppDeps {
   db: Pool;
@@ -33,13 +40,17 @@ export interface AppDeps {
   registryUrl: string;
   /** Which webhook targets the SSRF guard lets through (WEBHOOK_ALLOW_HOSTS). */
   targets: TargetPolicy;
+  /** The API's last probe of its dependencies (health routes). */
+  health: HealthMonitor;
+  /** How long GET /analytics/workflows waits for the worker to mine a goal asked for the first time. */
+  workflowWaitMs: number;
   log: Logger;
 }
 
 /** Every route of /v1, the OpenAPI document included (it describes itself too). */
 export function routeTable(deps: AppDeps): Route[] {
   const routes = [
-    ...healthRoutes(deps),
+    ...healthRoutes(deps.health),
     ...eventRoutes(deps.publisher),
     ...userRoutes(deps.db, deps.publisher),
     ...jobRoutes(deps.db),
@@ -47,6 +58,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...cohortRoutes(deps.db),
     ...webhookRoutes(deps.db, deps.targets),
     ...integrationRoutes(deps.db, deps.targets),
+    ...integrationTestRoutes(deps.db),
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
     ...exportRoutes(deps.db),
@@ -55,7 +67,9 @@ export function routeTable(deps: AppDeps): Route[] {
     ...frictionRoutes(deps.db),
     ...eventContextRoutes(deps.db),
     ...settingsRoutes(deps.db),
-    ...workflowRoutes(deps.db),
+    ...rateLimitSettingsRoutes(deps.db),
+    ...workflowRoutes(deps.db, deps.workflowWaitMs),
+    ...consoleRoutes(deps.db),
   ];
   let document: Record<string, unknown> | undefined;
   routes.push(
@@ -80,6 +94,10 @@ export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   app.proxy = true;
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
+  app.use(trackerScript(loadTrackerScript(), deps.log));
+  app.use(ingestCors(deps.db));
+  // The admin console's files (/console); its API calls are the /v1 routes below.
+  app.use(consoleStatic());
   const router = new Router({ prefix: '/v1' });
   mount(router, routeTable(deps), deps.db);
   app.use(router.routes());

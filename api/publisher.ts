@@ -1,8 +1,8 @@
 import type { Kafka } from 'kafkajs';
-import { createProducer, type Producer } from '../lib/kafka.js';
+import { createProducer, type Producer } from '../lib/kafka/client.js';
 import type { Logger } from '../lib/log.js';
-import { type SchemaRegistry, registerValueSchema } from '../lib/registry.js';
-import { type TopicKey, topicName } from '../lib/topics.js';
+import { type SchemaRegistry, registerValueSchema } from '../lib/kafka/registry.js';
+import { type TopicKey, topicName } from '../lib/kafka/topics.js';
 import { unavailable } from './errors.js';
 
 export interface OutgoingMessage {

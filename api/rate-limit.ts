@@ -4,6 +4,13 @@ import { ApiError } from './errors.js';
 
 const WINDOW_MS = 60 * 60 * 1000;
 
+declare module 'koa' {
+  interface DefaultState {
+    /** This request's window as counted, this request included (GET /settings/rate-limit shows it). */
+    rateWindow: { start: Date; used: number };
+  }
+}
+
 export interface Window {
   limit: number;
   remaining: number;
@@ -57,6 +64,7 @@ export function rateLimit(db: Pool): Middleware {
         { 'Retry-After': String(retryAfter) },
       );
     }
+    ctx.state.rateWindow = { start: windowStart, used };
     await next();
   };
 }

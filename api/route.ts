@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Scope } from '../lib/api-keys.js';
+import type { Scope } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
 import { authenticate, requireScope } from './auth.js';
 import { jsonBody, problemAt } from './body.js';

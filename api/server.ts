@@ -4,8 +4,9 @@ import type { Kafka } from 'kafkajs';
 import type { Config } from '../lib/config.js';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
-import type { SchemaRegistry } from '../lib/registry.js';
+import type { SchemaRegistry } from '../lib/kafka/registry.js';
 import { createApp } from './app.js';
+import { HealthMonitor } from './health.js';
 import { Publisher } from './publisher.js';
 import { attachStream } from './stream/server.js';
 import { targetPolicy } from '../lib/targets.js';
@@ -26,12 +27,15 @@ export async function startApi(
   const admin = deps.kafka.admin();
   await admin.connect();
   const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users']);
+  const health = new HealthMonitor({ db: deps.db, admin, registryUrl: config.schemaRegistryUrl });
   const { app } = createApp({
     db: deps.db,
     admin,
+    health,
     publisher,
     registryUrl: config.schemaRegistryUrl,
     targets: targetPolicy(config.webhookAllowHosts),
+    workflowWaitMs: config.workflowWaitMs,
     log,
   });
   const server = http.createServer(app.callback());
@@ -53,6 +57,7 @@ export async function startApi(
     baseUrl: `http://${config.host}:${port}/v1`,
     streamUrl: `ws://${config.host}:${port}/v1/stream`,
     async close() {
+      health.stop();
       await stream.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

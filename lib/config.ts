@@ -12,8 +12,19 @@ export interface Config {
   topicPartitions: number;
   /** Partitions a Kafka → Postgres sink applies at once (each in its own transaction). */
   sinkConcurrency: number;
+  /**
+   * A processor's fetch waits until this many bytes are ready or fetchMaxWaitMs passed: live
+   * traffic then arrives in batches worth a transaction, not a message at a time.
+   */
+  fetchMinBytes: number;
+  fetchMaxWaitMs: number;
   topicReplicationFactor: number;
   logLevel: string;
+  /**
+   * Lowest level of kafkajs's own log lines passed on to ours. Retried broker answers (no leader
+   * yet, coordinator moving, CONCURRENT_TRANSACTIONS) log at warn and error in normal operation.
+   */
+  kafkaLogLevel: KafkaLogLevel;
   /** Postgres port of the embedded server scripts/stack starts when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
   /** SMTP server for scheduled reports (smtp:// or smtps://, credentials in the URL). */
@@ -22,6 +33,8 @@ export interface Config {
   mailFrom: string;
   /** Folder that DuckDB warehouse exports write into (a destination names a file inside it). */
   duckdbDir: string;
+  /** Folder that Parquet warehouse exports write into (per project; a destination names a sub-folder). */
+  parquetDir: string;
   /** Extra CA certificates (PEM file) trusted for outbound webhook deliveries. */
   webhookCaFile: string | undefined;
   /** Hosts or CIDR ranges that webhooks may reach although private or loopback (SSRF allow-list). */
@@ -34,7 +47,12 @@ export interface Config {
   webhookLeaseMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
   pollIntervalMs: number;
+  /** How long GET /analytics/workflows waits for a newly asked-for goal to be mined before answering 202. */
+  workflowWaitMs: number;
 }
+
+export const KAFKA_LOG_LEVELS = ['nothing', 'error', 'warn', 'info', 'debug'] as const;
+export type KafkaLogLevel = (typeof KAFKA_LOG_LEVELS)[number];
 
 export const EMBEDDED_PG_USER = 'postgres';
 export const EMBEDDED_PG_PASSWORD = 'postgres';
@@ -84,12 +102,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schemaRegistryUrl: url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
     topicPartitions: int('KAFKA_TOPIC_PARTITIONS', 3, 1, 1024),
     sinkConcurrency: int('PI_SINK_CONCURRENCY', 2, 1, 64),
+    fetchMinBytes: int('PI_FETCH_MIN_BYTES', 256 * 1024, 1, 64 * 1024 * 1024),
+    fetchMaxWaitMs: int('PI_FETCH_MAX_WAIT_MS', 100, 1, 10_000),
     topicReplicationFactor: int('KAFKA_REPLICATION_FACTOR', 1, 1, 16),
     logLevel: env.LOG_LEVEL || 'info',
+    kafkaLogLevel: (env.PI_KAFKA_LOG_LEVEL || 'warn') as KafkaLogLevel,
     embeddedPostgresPort,
     smtpUrl: url('SMTP_URL', 'smtp://127.0.0.1:2525', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Product Intelligence <reports@localhost>',
     duckdbDir: env.DUCKDB_DIR || 'data/duckdb',
+    parquetDir: env.PARQUET_DIR || 'data/parquet',
     webhookCaFile: env.WEBHOOK_CA_FILE || undefined,
     webhookAllowHosts: (env.WEBHOOK_ALLOW_HOSTS || '')
       .split(',')
@@ -103,12 +125,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Longer than the 5 s request timeout, so a live sender's claim never lapses mid-request.
     webhookLeaseMs: int('PI_WEBHOOK_LEASE_MS', 30_000, 6_000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
+    workflowWaitMs: int('PI_WORKFLOW_WAIT_MS', 5000, 0, 30_000),
   };
   for (const broker of config.kafkaBrokers) {
     if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
   }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL=${config.logLevel}: expected fatal|error|warn|info|debug|trace|silent`);
+  }
+  if (!(KAFKA_LOG_LEVELS as readonly string[]).includes(config.kafkaLogLevel)) {
+    problems.push(`PI_KAFKA_LOG_LEVEL=${config.kafkaLogLevel}: expected ${KAFKA_LOG_LEVELS.join('|')}`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

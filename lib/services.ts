@@ -1,11 +1,11 @@
 import type { Kafka } from 'kafkajs';
 import type { Config } from './config.js';
 import { type Pool, createPool } from './db.js';
-import { createKafka, ensureTopics } from './kafka.js';
+import { createKafka, ensureTopics } from './kafka/client.js';
 import type { Logger } from './log.js';
 import { runMigrations } from './migrate.js';
-import { type SchemaRegistry, createRegistry, registerValueSchema } from './registry.js';
-import { TOPICS, type TopicKey } from './topics.js';
+import { type SchemaRegistry, createRegistry, registerValueSchema } from './kafka/registry.js';
+import { TOPICS, type TopicKey } from './kafka/topics.js';
 
 export interface Services {
   config: Config;

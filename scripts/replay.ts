@@ -11,16 +11,17 @@
  */
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { type Pool, inTransaction } from '../lib/db.js';
-import type { Admin } from '../lib/kafka.js';
+import type { Admin } from '../lib/kafka/client.js';
 import { createLogger } from '../lib/log.js';
 import { type Services, connectServices, prepare } from '../lib/services.js';
-import { groupId, topicName } from '../lib/topics.js';
-import { resetAnalyticsFrom } from '../processors/analytics/replay-reset.js';
-import { PROCESSORS, type ProcessorName, isSink, parseOnly, startProcessors } from '../processors/main.js';
-import { analyticsLag, restartAnalyticsChain, topicEnds } from '../processors/analytics/progress.js';
-import { analyticsSink } from '../processors/analytics/sink.js';
+import { groupId, topicName } from '../lib/kafka/topics.js';
+import { resetAnalyticsFrom } from '../processors/analytics-sink/replay-reset.js';
+import { PROCESSORS, PROCESSOR_NAMES, type ProcessorName, startProcessors } from '../processors/main.js';
+import { parseOnly, runCli } from '../lib/cli.js';
+import { analyticsLag, restartAnalyticsChain, topicEnds } from '../processors/analytics-sink/progress.js';
+import { analyticsSink } from '../processors/analytics-sink/runner.js';
 import { runPostgresSink } from '../processors/runtime/postgres-sink.js';
-import { SESSIONIZE, sessionizeProgress } from '../processors/sessionize/processor.js';
+import { SESSIONIZE, sessionizeProgress } from '../processors/sessionize/runner.js';
 import { type Offsets, parseFrom, remaining, restartOffsets } from '../processors/runtime/replay-plan.js';
 
 const topicOf = (name: ProcessorName) => topicName(PROCESSORS[name].topic);
@@ -135,14 +136,10 @@ async function resetFrom(
   return `${name}: ${rawDeleted} raw events taken out`;
 }
 
-async function main(): Promise<void> {
+async function main(options: { from?: string; only?: string }): Promise<void> {
   const config = loadConfig();
-  const argv = process.argv.slice(2);
-  const only = parseOnly(argv);
-  if (only?.some((n) => !isSink(n)))
-    throw new ConfigError([`--only: replay rebuilds ${Object.keys(PROCESSORS).join(', ')}`]);
-  const names = only?.filter(isSink) ?? (Object.keys(PROCESSORS) as ProcessorName[]);
-  const fromMs = parseFrom(argv);
+  const names = parseOnly(options.only, PROCESSOR_NAMES) ?? PROCESSOR_NAMES;
+  const fromMs = parseFrom(options.from);
   const from = fromMs === undefined ? undefined : new Date(fromMs);
   const services = connectServices(
     config,
@@ -197,7 +194,15 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+await runCli(
+  {
+    usage: 'npm run replay -- [--from <instant>] [--only raw-sink,analytics]',
+    summary:
+      "Rebuilds the processors' tables from pi.events.v1 (processors stopped): from offset 0, or only what events received since --from gave.",
+    options: {
+      from: { type: 'string', arg: 'instant', help: 'a date (2026-11-01) or an instant with its offset (…T00:00:00Z)' },
+      only: { type: 'string', arg: 'names', help: `a subset of ${PROCESSOR_NAMES.join(', ')}` },
+    },
+  },
+  ({ values }) => main(values),
+);

@@ -8,7 +8,7 @@
  * activated before the traffic is sent.
  */
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
+import { UsageError, runCli } from '../lib/cli.js';
 import { type SimulationOptions, simulate } from './simulate/generator.js';
 
 const DAY = 86_400_000;
@@ -49,38 +49,56 @@ export function defaultOptions(seed: number, users: number, sessions: number): S
   };
 }
 
-const USAGE =
-  'usage: npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--sessions n] [--scenarios [--per-group n]] [--out file]';
+const whole = (name: string, value: string | undefined, fallback: number, min: number): number => {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name}: expected a whole number ≥ ${min}`);
+  return n;
+};
 
-/** The command line: sends the traffic and writes the answers to `--out` (or stdout); returns the exit code. */
-export async function runSimulate(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      'base-url': { type: 'string', default: 'http://127.0.0.1:3000/v1' },
-      key: { type: 'string' },
-      seed: { type: 'string', default: '42' },
-      users: { type: 'string', default: '50' },
-      sessions: { type: 'string', default: '3' },
-      scenarios: { type: 'boolean', default: false },
-      'per-group': { type: 'string', default: '24' },
-      out: { type: 'string' },
+const SPEC = {
+  usage:
+    'npm run simulate -- --key <events:write key> [--base-url …] [--seed n] [--users n] [--sessions n] [--scenarios [--per-group n]] [--out file]',
+  summary:
+    'Sends seeded traffic with planted friction through the ingest API and writes the answers it implies (to --out, or stdout).',
+  options: {
+    key: { type: 'string', arg: 'key', help: 'an events:write (or admin) key of the project to fill' },
+    'base-url': { type: 'string', arg: 'url', help: 'the API (default http://127.0.0.1:3000/v1)' },
+    seed: { type: 'string', arg: 'n', help: 'the seed: the same seed sends the same traffic (default 42)' },
+    users: { type: 'string', arg: 'n', help: 'users with normal browsing and planted friction (default 50)' },
+    sessions: { type: 'string', arg: 'n', help: 'sessions per user (default 3)' },
+    scenarios: { type: 'boolean', help: 'add users with planted workflows, job completions and behavioural groups' },
+    'per-group': {
+      type: 'string',
+      arg: 'n',
+      help: 'with --scenarios: users per behavioural group, 5 to 200 (default 24)',
     },
-  });
-  if (!values.key) {
-    console.error(USAGE);
-    return 2;
-  }
-  const options = defaultOptions(Number(values.seed), Number(values.users), Number(values.sessions));
-  if (values.scenarios) options.scenarios = { perGroup: Number(values['per-group']) };
-  const simulation = await sendSimulation(values['base-url'], values.key, options);
-  const answers = JSON.stringify(simulation.answers, null, 2);
-  if (values.out) fs.writeFileSync(values.out, `${answers}\n`);
-  console.error(
-    `sent ${simulation.events.length} events of ${simulation.users.length} users (${simulation.answers.sessions} sessions)`,
+    out: { type: 'string', arg: 'file', help: 'write the answers to this file' },
+  },
+} as const;
+
+/** The command line: sends the traffic and writes the answers to `--out` (or stdout); answers the exit code. */
+export function runSimulate(args: string[]): Promise<number> {
+  return runCli(
+    SPEC,
+    async ({ values }) => {
+      if (!values.key) throw new UsageError('--key is required');
+      const options = defaultOptions(
+        whole('seed', values.seed, 42, 0),
+        whole('users', values.users, 50, 0),
+        whole('sessions', values.sessions, 3, 1),
+      );
+      if (values.scenarios) options.scenarios = { perGroup: whole('per-group', values['per-group'], 24, 5) };
+      const simulation = await sendSimulation(values['base-url'] ?? 'http://127.0.0.1:3000/v1', values.key, options);
+      const answers = JSON.stringify(simulation.answers, null, 2);
+      if (values.out) fs.writeFileSync(values.out, `${answers}\n`);
+      console.error(
+        `sent ${simulation.events.length} events of ${simulation.users.length} users (${simulation.answers.sessions} sessions)`,
+      );
+      if (!values.out) console.log(answers);
+    },
+    args,
   );
-  if (!values.out) console.log(answers);
-  return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await runSimulate(process.argv.slice(2));
+if (import.meta.url === `file://${process.argv[1]}`) await runSimulate(process.argv.slice(2));

@@ -1,24 +1,28 @@
 /**
- * `npm start`: the whole service on one machine — stack up, migrate, topics and schemas, the API
- * and every processor in this process, and a demo project with an admin key. Ctrl-C stops what
- * this run started and leaves alone what was already running.
+ * `npm start`: the whole service on one machine — the local stack (started when not running),
+ * migrations, topics and schemas, then one process per role (api, processors, workers; more
+ * where cores allow), each restarted with backoff when it crashes, their logs as one readable
+ * log, and a demo project with an admin key. Ctrl-C stops the roles and what this run started.
  */
 import fs from 'node:fs';
-import { startApi } from '../api/server.js';
-import { createKey, ensureProject, resolveKey } from '../lib/api-keys.js';
-import { ConfigError, loadConfig } from '../lib/config.js';
-import { createLogger } from '../lib/log.js';
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { consoleOwnerLink } from '../api/console/accounts.js';
+import { runCli } from '../lib/cli.js';
+import { databaseName, loadConfig } from '../lib/config.js';
+import type { Pool } from '../lib/db.js';
 import { connectServices, prepare } from '../lib/services.js';
-import { startProcessors, startWorkers } from '../processors/main.js';
+import { createKey, ensureProject, resolveKey } from '../store/api-keys.js';
 import { stackPath } from './local-stack/paths.js';
-import { defaultOptions, sendSimulation } from './simulate.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
+import { defaultOptions, sendSimulation } from './simulate.js';
+import { Supervisor } from './start/supervisor.js';
 
 const DEMO_PROJECT = 'demo';
 
-async function demoKey(db: import('../lib/db.js').Pool): Promise<string> {
+async function demoKey(db: Pool, database: string): Promise<string> {
   // The plaintext key is kept only in the git-ignored .stack folder, so restarts reuse it.
-  const file = stackPath('demo-admin-key');
+  const file = stackPath(database === 'pi' ? 'demo-admin-key' : `demo-admin-key-${database}`);
   const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
   if (saved && (await resolveKey(db, saved))) return saved;
   const projectId = await ensureProject(db, DEMO_PROJECT);
@@ -27,59 +31,110 @@ async function demoKey(db: import('../lib/db.js').Pool): Promise<string> {
   return key;
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const log = createLogger(config.logLevel, { service: 'pi' });
-  const started = await stackUp(config, (m) => log.info(m));
-  const services = connectServices(config, log);
-  await prepare(services);
-  const processors = [...(await startProcessors(services)), ...(await startWorkers(services))];
-  const api = await startApi(config, services);
-  const key = await demoKey(services.db);
-
-  console.log(
-    [
-      '',
-      'Product intelligence is running.',
-      `  base URL    ${api.baseUrl}`,
-      `  stream URL  ${api.streamUrl}`,
-      `  admin key   ${key}   (project "${DEMO_PROJECT}")`,
-      '',
-      `  try: curl -s -X POST ${api.baseUrl}/events -H "Authorization: Bearer ${key}" \\`,
-      `         -H 'Content-Type: application/json' -d '{"user_id":"u1","event":"page_view","properties":{"page":"/home"}}'`,
-      '',
-      process.argv.includes('--simulate')
-        ? 'Sending simulated traffic to the demo project (scripts/simulate) …'
-        : 'Add --simulate (npm start -- --simulate) for a live demo with simulated traffic.',
-      'Ctrl-C stops it.',
-      '',
-    ].join('\n'),
-  );
-
-  if (process.argv.includes('--simulate')) {
-    const simulation = await sendSimulation(api.baseUrl, key, defaultOptions(Date.now() % 100_000, 60, 3));
-    console.log(
-      `Sent ${simulation.answers.events} events of ${simulation.answers.users} users; try ` +
-        `curl -s ${api.baseUrl}/analytics/friction -H "Authorization: Bearer ${key}"`,
+/** Waits until the API answers its health check (any answer: `degraded` still serves). */
+async function apiAnswers(healthUrl: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await fetch(healthUrl).then(
+      (r) => r.status < 500 || r.status === 503,
+      () => false,
     );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`the API did not answer ${healthUrl} within ${timeoutMs / 1000} s`);
+    await sleep(250);
   }
+}
 
+const count = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`--${name}: expected a whole number from 1 to 64`);
+  return n;
+};
+
+async function main(options: { simulate?: boolean; api?: string; processors?: string; workers?: string }) {
+  const cores = os.availableParallelism();
+  const copies = {
+    api: count(options.api, Math.max(1, Math.floor(cores / 2)), 'api'),
+    processors: count(options.processors, Math.max(1, Math.floor(cores / 2)), 'processors'),
+    workers: count(options.workers, 1, 'workers'),
+  };
+  const config = loadConfig();
+  const supervisor = new Supervisor();
+  const log = supervisor.logger('start', config.logLevel);
+  const started = await stackUp(config, (m) => log.info(m));
+  const services = connectServices(config, log, 2);
+  await prepare(services);
+  const key = await demoKey(services.db, databaseName(config.databaseUrl));
+
+  supervisor.start({ name: 'api', entry: 'api/main.ts', args: ['--processes', String(copies.api)] });
+  for (let i = 1; i <= copies.processors; i++) {
+    supervisor.start({ name: copies.processors > 1 ? `processors#${i}` : 'processors', entry: 'processors/main.ts' });
+  }
+  for (let i = 1; i <= copies.workers; i++) {
+    supervisor.start({ name: copies.workers > 1 ? `workers#${i}` : 'workers', entry: 'workers/main.ts' });
+  }
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     log.info('stopping');
-    await api.close();
-    await Promise.all(processors.map((p) => p.stop()));
+    await supervisor.stop();
     await services.close();
     await stackDown(config, (m) => log.info(m), started);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+
+  const baseUrl = `http://${config.host}:${config.port}/v1`;
+  await apiAnswers(`${baseUrl}/health`, 120_000);
+  const owner = await consoleOwnerLink(services.db, await ensureProject(services.db, DEMO_PROJECT), baseUrl);
+  console.log(
+    [
+      '',
+      `Product intelligence is running (api ×${copies.api}, processors ×${copies.processors}, workers ×${copies.workers}).`,
+      `  base URL    ${baseUrl}`,
+      `  stream URL  ws://${config.host}:${config.port}/v1/stream`,
+      `  admin key   ${key}   (project "${DEMO_PROJECT}")`,
+      `  console     ${owner.consoleUrl}`,
+      `  sign in     ${owner.link}`,
+      `              (one-time link for ${owner.email}, valid 24 h; npm run user:invite makes more)`,
+      '',
+      `  try: curl -s -X POST ${baseUrl}/events -H "Authorization: Bearer ${key}" \\`,
+      `         -H 'Content-Type: application/json' -d '{"user_id":"u1","event":"page_view","properties":{"page":"/home"}}'`,
+      '',
+      options.simulate
+        ? 'Sending simulated traffic to the demo project (scripts/simulate) …'
+        : 'Add --simulate (npm start -- --simulate) for a live demo with simulated traffic.',
+      'Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  );
+  if (options.simulate) {
+    const simulation = await sendSimulation(baseUrl, key, defaultOptions(Date.now() % 100_000, 60, 3));
+    console.log(
+      `Sent ${simulation.answers.events} events of ${simulation.answers.users} users; try ` +
+        `curl -s ${baseUrl}/analytics/friction -H "Authorization: Bearer ${key}"`,
+    );
+  }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+await runCli(
+  {
+    usage: 'npm start -- [--simulate] [--api n] [--processors n] [--workers n]',
+    summary:
+      'The whole service on this machine: the local stack, then one supervised process per role (more where cores allow).',
+    options: {
+      simulate: { type: 'boolean', help: 'send simulated traffic to the demo project once it runs' },
+      api: { type: 'string', arg: 'n', help: 'API processes (default: half the cores, at least 1)' },
+      processors: {
+        type: 'string',
+        arg: 'n',
+        help: 'processor processes sharing the partitions (default: half the cores)',
+      },
+      workers: { type: 'string', arg: 'n', help: 'worker processes (default 1; every worker is safe to run twice)' },
+    },
+  },
+  ({ values }) => main(values),
+);

@@ -9,10 +9,13 @@ create table api_keys (
   created_at timestamp with time zone not null default now(),
   last_used_at timestamp with time zone,
   revoked_at timestamp with time zone,
+  allowed_origins text[],
+  constraint api_keys_allowed_origins_check CHECK ((cardinality(allowed_origins) <= 100)),
   constraint api_keys_pkey PRIMARY KEY (project_id, key_id),
   constraint api_keys_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
   constraint api_keys_scopes_check CHECK (((scopes <@ ARRAY['events:write'::text, 'analytics:read'::text, 'admin'::text]) AND (cardinality(scopes) > 0)))
 );
+CREATE INDEX api_keys_allowed_origins ON public.api_keys USING gin (allowed_origins) WHERE (revoked_at IS NULL);
 CREATE UNIQUE INDEX api_keys_key_id ON public.api_keys USING btree (key_id);
 
 create table behavioural_cohort_members (
@@ -34,6 +37,7 @@ create table behavioural_cohort_runs (
   definition jsonb not null,
   fingerprint text not null,
   computed_at timestamp with time zone not null,
+  checked_at timestamp with time zone,
   constraint behavioural_cohort_runs_pkey PRIMARY KEY (project_id),
   constraint behavioural_cohort_runs_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
@@ -76,13 +80,31 @@ create table cohort_changes (
 );
 CREATE TRIGGER cohort_changes_published AFTER INSERT ON public.cohort_changes FOR EACH ROW EXECUTE FUNCTION pi_on_cohort_change();
 
+create table cohort_evaluations (
+  project_id uuid not null,
+  cohort_id text not null,
+  criteria jsonb not null,
+  evaluated_at timestamp with time zone not null,
+  constraint cohort_evaluations_pkey PRIMARY KEY (project_id, cohort_id),
+  constraint cohort_evaluations_project_id_cohort_id_fkey FOREIGN KEY (project_id, cohort_id) REFERENCES cohorts(project_id, cohort_id) ON DELETE CASCADE
+);
+
 create table cohort_members (
   project_id uuid not null,
   cohort_id text not null,
   user_id text not null,
   since timestamp with time zone not null default now(),
-  constraint cohort_members_pkey PRIMARY KEY (project_id, cohort_id, user_id)
+  constraint cohort_members_pkey PRIMARY KEY (project_id, cohort_id, user_id),
+  constraint cohort_members_project_id_cohort_id_fkey FOREIGN KEY (project_id, cohort_id) REFERENCES cohorts(project_id, cohort_id) ON DELETE CASCADE
 );
+
+create table cohort_user_changes (
+  change_id bigint not null,
+  project_id uuid not null,
+  user_id text not null,
+  constraint cohort_user_changes_pkey PRIMARY KEY (change_id)
+);
+CREATE INDEX cohort_user_changes_project ON public.cohort_user_changes USING btree (project_id);
 
 create table cohorts (
   project_id uuid not null,
@@ -96,6 +118,57 @@ create table cohorts (
   constraint cohorts_type_check CHECK ((type = ANY (ARRAY['custom'::text, 'behavioral'::text])))
 );
 CREATE INDEX cohorts_project_created ON public.cohorts USING btree (project_id, created_at DESC, cohort_id);
+
+create table console_sessions (
+  project_id uuid not null,
+  token_hash bytea not null,
+  user_id text not null,
+  via_link boolean not null default false,
+  created_at timestamp with time zone not null default now(),
+  expires_at timestamp with time zone not null,
+  constraint console_sessions_pkey PRIMARY KEY (project_id, token_hash),
+  constraint console_sessions_project_id_user_id_fkey FOREIGN KEY (project_id, user_id) REFERENCES console_users(project_id, user_id) ON DELETE CASCADE
+);
+CREATE INDEX console_sessions_user ON public.console_sessions USING btree (project_id, user_id);
+CREATE UNIQUE INDEX console_sessions_token ON public.console_sessions USING btree (token_hash);
+
+create table console_sign_in_attempts (
+  subject text not null,
+  window_start timestamp with time zone not null,
+  attempts integer not null,
+  constraint console_sign_in_attempts_attempts_check CHECK ((attempts > 0)),
+  constraint console_sign_in_attempts_pkey PRIMARY KEY (subject, window_start)
+);
+
+create table console_tokens (
+  project_id uuid not null,
+  token_hash bytea not null,
+  user_id text not null,
+  purpose text not null,
+  created_at timestamp with time zone not null default now(),
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone,
+  constraint console_tokens_pkey PRIMARY KEY (project_id, token_hash),
+  constraint console_tokens_project_id_user_id_fkey FOREIGN KEY (project_id, user_id) REFERENCES console_users(project_id, user_id) ON DELETE CASCADE,
+  constraint console_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['sign_in'::text, 'stream'::text])))
+);
+CREATE INDEX console_tokens_user ON public.console_tokens USING btree (project_id, user_id);
+CREATE UNIQUE INDEX console_tokens_token ON public.console_tokens USING btree (token_hash);
+
+create table console_users (
+  project_id uuid not null,
+  user_id text not null,
+  email text not null,
+  role text not null,
+  password_hash text,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint console_users_email_check CHECK (((email = lower(email)) AND ((length(email) >= 3) AND (length(email) <= 254)))),
+  constraint console_users_pkey PRIMARY KEY (project_id, user_id),
+  constraint console_users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint console_users_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'member'::text])))
+);
+CREATE UNIQUE INDEX console_users_email ON public.console_users USING btree (email);
 
 create table dead_letters (
   processor text not null,
@@ -351,6 +424,29 @@ create table job_interventions (
   constraint job_interventions_pkey PRIMARY KEY (project_id, message_id)
 );
 CREATE INDEX job_interventions_job ON public.job_interventions USING btree (project_id, job_id);
+CREATE INDEX job_interventions_user ON public.job_interventions USING btree (project_id, user_id);
+
+create table job_step_sums (
+  project_id uuid not null,
+  job_id text not null,
+  step text not null,
+  reached integer not null,
+  dropped integer not null,
+  constraint job_step_sums_pkey PRIMARY KEY (project_id, job_id, step),
+  constraint job_step_sums_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
+);
+
+create table job_sums (
+  project_id uuid not null,
+  job_id text not null,
+  targeted integer not null,
+  completed integer not null,
+  completion_ms bigint not null,
+  shown integer not null,
+  accepted integer not null,
+  constraint job_sums_pkey PRIMARY KEY (project_id, job_id),
+  constraint job_sums_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
+);
 
 create table job_targets (
   project_id uuid not null,
@@ -359,6 +455,30 @@ create table job_targets (
   since timestamp with time zone not null default now(),
   constraint job_targets_pkey PRIMARY KEY (project_id, job_id, user_id)
 );
+
+create table job_user_changes (
+  change_id bigint not null,
+  project_id uuid not null,
+  user_id text not null,
+  constraint job_user_changes_pkey PRIMARY KEY (change_id)
+);
+CREATE INDEX job_user_changes_project ON public.job_user_changes USING btree (project_id);
+
+create table job_user_facts (
+  project_id uuid not null,
+  job_id text not null,
+  user_id text not null,
+  in_targets boolean not null,
+  completed boolean not null,
+  completion_ms bigint not null,
+  shown integer not null,
+  accepted integer not null,
+  steps text[] not null,
+  last_step text,
+  constraint job_user_facts_pkey PRIMARY KEY (project_id, job_id, user_id),
+  constraint job_user_facts_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
+);
+CREATE INDEX job_user_facts_user ON public.job_user_facts USING btree (project_id, user_id);
 
 create table jobs (
   project_id uuid not null,
@@ -538,10 +658,8 @@ create table session_events (
   constraint session_events_pkey PRIMARY KEY (project_id, message_id)
 );
 CREATE INDEX session_events_user_time ON public.session_events USING btree (project_id, user_id, occurred_at);
-CREATE TRIGGER session_events_deleted_jobs AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
-CREATE TRIGGER session_events_deleted_workflows AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_changed();
-CREATE TRIGGER session_events_inserted_jobs AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
-CREATE TRIGGER session_events_inserted_workflows AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_changed();
+CREATE TRIGGER session_events_deleted_jobs AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
+CREATE TRIGGER session_events_inserted_jobs AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
 CREATE TRIGGER session_events_truncated_jobs AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated_jobs();
 CREATE TRIGGER session_events_truncated_workflows AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated();
 
@@ -557,6 +675,8 @@ create table sessions (
   constraint sessions_pkey PRIMARY KEY (project_id, session_id)
 );
 CREATE INDEX sessions_user_time ON public.sessions USING btree (project_id, user_id, started_at);
+CREATE TRIGGER sessions_deleted_workflows AFTER DELETE ON public.sessions REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_sessions_changed();
+CREATE TRIGGER sessions_inserted_workflows AFTER INSERT ON public.sessions REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_sessions_changed();
 
 create table tenure_sessions (
   project_id uuid not null,
@@ -604,6 +724,9 @@ create table user_metrics (
   last_seen_at timestamp with time zone,
   constraint user_metrics_pkey PRIMARY KEY (project_id, user_id)
 );
+CREATE TRIGGER user_metrics_inserted_cohorts AFTER INSERT ON public.user_metrics REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_user_metrics_changed();
+CREATE TRIGGER user_metrics_truncated_cohorts AFTER TRUNCATE ON public.user_metrics FOR EACH STATEMENT EXECUTE FUNCTION pi_on_user_metrics_truncated();
+CREATE TRIGGER user_metrics_updated_cohorts AFTER UPDATE ON public.user_metrics REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_user_metrics_changed();
 
 create table users (
   project_id uuid not null,
@@ -614,9 +737,9 @@ create table users (
   constraint users_pkey PRIMARY KEY (project_id, user_id),
   constraint users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
-CREATE TRIGGER users_deleted_jobs AFTER DELETE ON public.users REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
-CREATE TRIGGER users_inserted_jobs AFTER INSERT ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
-CREATE TRIGGER users_updated_jobs AFTER UPDATE ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_inputs_changed();
+CREATE TRIGGER users_deleted_jobs AFTER DELETE ON public.users REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
+CREATE TRIGGER users_inserted_jobs AFTER INSERT ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
+CREATE TRIGGER users_updated_jobs AFTER UPDATE ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
 
 create table warehouse_exports (
   project_id uuid not null,
@@ -693,12 +816,38 @@ create table webhook_subscriptions (
 );
 CREATE INDEX webhook_subscriptions_project_created ON public.webhook_subscriptions USING btree (project_id, created_at DESC, webhook_id);
 
+create table workflow_attempts (
+  project_id uuid not null,
+  session_id text not null,
+  goal text not null,
+  ordinal integer not null,
+  user_id text not null,
+  completed boolean not null,
+  path text not null,
+  raw_steps integer not null,
+  merged_steps integer not null,
+  duration_ms bigint not null,
+  constraint workflow_attempts_pkey PRIMARY KEY (project_id, session_id, goal, ordinal)
+);
+CREATE INDEX workflow_attempts_path_users ON public.workflow_attempts USING btree (project_id, goal, path, user_id) WHERE completed;
+CREATE INDEX workflow_attempts_user ON public.workflow_attempts USING btree (project_id, user_id);
+
 create table workflow_changes (
   change_id bigint not null,
   project_id uuid not null,
   constraint workflow_changes_pkey PRIMARY KEY (change_id)
 );
 CREATE INDEX workflow_changes_project ON public.workflow_changes USING btree (project_id);
+
+create table workflow_first_steps (
+  project_id uuid not null,
+  goal text not null,
+  first_step text not null,
+  attempts integer not null,
+  completions integer not null,
+  constraint workflow_first_steps_pkey PRIMARY KEY (project_id, goal, first_step),
+  constraint workflow_first_steps_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
 
 create table workflow_goals (
   project_id uuid not null,
@@ -707,9 +856,39 @@ create table workflow_goals (
   computed_at timestamp with time zone,
   attempts integer not null default 0,
   completions integer not null default 0,
+  requested_at timestamp with time zone,
   constraint workflow_goals_pkey PRIMARY KEY (project_id, goal),
   constraint workflow_goals_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
+
+create table workflow_lengths (
+  project_id uuid not null,
+  goal text not null,
+  merged_steps integer not null,
+  completions integer not null,
+  constraint workflow_lengths_pkey PRIMARY KEY (project_id, goal, merged_steps),
+  constraint workflow_lengths_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
+
+create table workflow_paths (
+  project_id uuid not null,
+  goal text not null,
+  path text not null,
+  occurrences integer not null,
+  duration_ms bigint not null,
+  raw_steps bigint not null,
+  users integer not null,
+  constraint workflow_paths_pkey PRIMARY KEY (project_id, goal, path),
+  constraint workflow_paths_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
+
+create table workflow_session_changes (
+  change_id bigint not null,
+  project_id uuid not null,
+  session_id text not null,
+  constraint workflow_session_changes_pkey PRIMARY KEY (change_id)
+);
+CREATE INDEX workflow_session_changes_project ON public.workflow_session_changes USING btree (project_id);
 
 create table workflow_steps (
   project_id uuid not null,
@@ -867,12 +1046,12 @@ begin
   return null;
 end $function$;
 
-CREATE OR REPLACE FUNCTION public.pi_on_session_events_changed()
+CREATE OR REPLACE FUNCTION public.pi_on_job_user_inputs_changed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 begin
-  insert into workflow_changes (project_id) select distinct project_id from changed_rows;
+  insert into job_user_changes (project_id, user_id) select distinct project_id, user_id from changed_rows;
   return null;
 end $function$;
 
@@ -891,6 +1070,33 @@ CREATE OR REPLACE FUNCTION public.pi_on_session_events_truncated_jobs()
 AS $function$
 begin
   insert into job_changes (project_id) select distinct project_id from jobs where status <> 'draft';
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_sessions_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into workflow_session_changes (project_id, session_id) select project_id, session_id from changed_rows;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_user_metrics_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into cohort_user_changes (project_id, user_id) select project_id, user_id from changed_rows;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_user_metrics_truncated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  delete from cohort_evaluations;
   return null;
 end $function$;
 

@@ -1,5 +1,6 @@
-import { type Scope, createKey } from '../../lib/api-keys.js';
+import { type Scope, createKey } from '../../store/api-keys.js';
 import type { Pool } from '../../lib/db.js';
+import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
@@ -9,7 +10,9 @@ interface KeyRow {
   name: string;
   scopes: Scope[];
   created_at: Date;
+  last_used_at: Date | null;
   revoked_at: Date | null;
+  allowed_origins: string[] | null;
 }
 
 const present = (row: KeyRow) => ({
@@ -17,7 +20,9 @@ const present = (row: KeyRow) => ({
   name: row.name,
   scopes: row.scopes,
   created_at: row.created_at.toISOString(),
+  last_used_at: row.last_used_at?.toISOString() ?? null,
   revoked_at: row.revoked_at?.toISOString() ?? null,
+  allowed_origins: row.allowed_origins,
 });
 
 /** Settings → API Keys: list, create (the key is shown once), revoke. */
@@ -37,7 +42,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
         const { rows, total } = await pageOf<KeyRow>(
           db,
           {
-            columns: 'key_id, name, scopes, created_at, revoked_at',
+            columns: 'key_id, name, scopes, created_at, last_used_at, revoked_at, allowed_origins',
             from: 'api_keys',
             where: 'project_id = $1',
             order: 'created_at desc, key_id',
@@ -48,19 +53,21 @@ export function apiKeyRoutes(db: Pool): Route[] {
         ctx.body = { api_keys: rows.map(present), total, page: paged.page, per_page: paged.perPage };
       },
     }),
-    defineRoute<{ name?: string; scopes: Scope[] }>({
+    defineRoute<{ name?: string; scopes: Scope[]; allowed_origins?: string[] | null }>({
       method: 'POST',
       path: '/api-keys',
       tag: 'API keys',
       summary: 'Create an API key; the key is in this response only',
       scope: 'admin',
       body: 'api-key-create.json',
-      success: { status: 201, description: '{ id, key, name, scopes, created_at, revoked_at: null }' },
+      success: { status: 201, description: '{ id, key, name, scopes, created_at, revoked_at: null, allowed_origins }' },
       async handle(ctx, input) {
         const { projectId } = ctx.state.auth;
-        const { keyId, key } = await createKey(db, projectId, input.scopes, input.name ?? '');
+        const origins = allowedOriginsOf(input.allowed_origins, input.scopes);
+        const { keyId, key } = await createKey(db, projectId, input.scopes, input.name ?? '', origins);
         const { rows } = await db.query<KeyRow>(
-          'select key_id, name, scopes, created_at, revoked_at from api_keys where project_id = $1 and key_id = $2',
+          `select key_id, name, scopes, created_at, last_used_at, revoked_at, allowed_origins
+           from api_keys where project_id = $1 and key_id = $2`,
           [projectId, keyId],
         );
         ctx.status = 201;

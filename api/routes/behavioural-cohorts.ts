@@ -2,7 +2,7 @@ import type { Pool } from '../../lib/db.js';
 import { notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
-import { round } from '../../lib/metrics.js';
+import { round } from '../../domain/metrics.js';
 
 interface CohortRow {
   cohort_id: string;

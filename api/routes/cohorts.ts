@@ -1,4 +1,4 @@
-import { type CohortCriteria, checkCohortCriteria, compileCohortCriteria } from '../../lib/cohort-criteria.js';
+import { type CohortCriteria, checkCohortCriteria, compileCohortCriteria } from '../../domain/cohorts/criteria.js';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fieldError, notFound } from '../errors.js';

@@ -1,7 +1,7 @@
-import type { ContextFacts } from '../../lib/session-contribution.js';
+import type { ContextFacts } from '../../domain/contribution/types.js';
 import type { Pool } from '../../lib/db.js';
 import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
-import { projectAnalyticsConfig } from '../../lib/project-config.js';
+import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 

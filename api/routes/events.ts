@@ -1,5 +1,6 @@
-import { type TrackedEventInput, checkTimestamp, toRecord } from '../../lib/tracked-event.js';
-import { userKey } from '../../lib/topics.js';
+import { type TrackedEventInput, checkTimestamp, toRecord } from '../../domain/tracked-event.js';
+import { withoutPii } from '../../domain/pii-filter.js';
+import { userKey } from '../../lib/kafka/topics.js';
 import { fieldError } from '../errors.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute } from '../route.js';
@@ -14,7 +15,8 @@ export function eventRoutes(publisher: Publisher): Route[] {
         throw fieldError(field, 'out_of_range', `${field} must lie between 2000-01-01 and one day from now.`);
       }
     });
-    const records = inputs.map((input) => toRecord(projectId, input, receivedAt));
+    // Personal-looking values never reach Kafka, whichever client sent them (lib/pii-filter.ts).
+    const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt));
     await publisher.publish(
       'events',
       records.map((r) => ({ key: userKey(r.project_id, r.user_id), value: r, timestamp: r.received_at })),

@@ -1,8 +1,13 @@
 import { Readable } from 'node:stream';
-import { DATE_RANGES, parseDateRange } from '../../lib/date-range.js';
+import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
-import { type WarehouseCredentials, checkCredentials } from '../../lib/export/credentials.js';
-import { queryBatches } from '../../lib/export/cursor.js';
+import {
+  WAREHOUSE_DESTINATIONS,
+  type WarehouseCredentials,
+  type WarehouseDestination,
+  checkCredentials,
+} from '../../domain/exports/credentials.js';
+import { queryBatches } from '../../lib/db-cursor.js';
 import {
   EXPORT_FORMATS,
   type ExportFormat,
@@ -15,7 +20,7 @@ import {
   exportStart,
   formatBatch,
   rawExportQuery,
-} from '../../lib/export/raw-events.js';
+} from '../../domain/exports/raw-events.js';
 import { newId } from '../../lib/ids.js';
 import { fieldError, notFound } from '../errors.js';
 import { stringParam } from '../query.js';
@@ -70,9 +75,6 @@ async function* continueWith<T>(
 // (~128 kB): bigger strings go straight to the old generation and pile up until a full GC (1,000
 // rows, ~170 kB, made the API's RSS grow by 74 MB over a 1M-row export; 250 rows, 4 MB).
 const EXPORT_BATCH_ROWS = 250;
-
-export const WAREHOUSE_DESTINATIONS = ['postgres', 'duckdb'] as const;
-type WarehouseDestination = (typeof WAREHOUSE_DESTINATIONS)[number];
 
 interface ExportRow {
   export_id: string;
@@ -185,7 +187,9 @@ export function exportRoutes(db: Pool): Route[] {
         description:
           '{ id, destination, tables, status: queued, row_counts, error, created_at, started_at, finished_at }',
       },
-      errors: { 400: 'Invalid body, unsupported destination or table, DuckDB file outside the export folder' },
+      errors: {
+        400: 'Invalid body, unsupported destination or table, DuckDB file or Parquet folder outside the export folder',
+      },
       async handle(ctx, input) {
         if (!(WAREHOUSE_DESTINATIONS as readonly string[]).includes(input.destination)) {
           throw fieldError(

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { featureTotals, metricsOf, segmentTotals } from '../../lib/feature-usage.js';
-import { quadrant, round, visibilityRate } from '../../lib/metrics.js';
-import { projectAnalyticsConfig } from '../../lib/project-config.js';
+import { featureTotals, metricsOf, segmentTotals } from '../../store/feature-usage.js';
+import { quadrant, round, visibilityRate } from '../../domain/metrics.js';
+import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
 import { notFound } from '../errors.js';
 import { stringParam } from '../query.js';

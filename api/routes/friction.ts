@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { frictionIndex } from '../../lib/friction-index.js';
+import { frictionIndex } from '../../domain/friction/index.js';
 import {
   type PageDay,
   byPage,
@@ -8,20 +8,21 @@ import {
   workflowHistory,
   workflowName,
   workflowPages,
-} from '../../lib/friction-trends.js';
-import { frictionTrend, round } from '../../lib/metrics.js';
+} from '../../domain/friction/trends.js';
+import { frictionTrend, round } from '../../domain/metrics.js';
 import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
-import { type ElementRow, type PageRow, pageTotals, recommendedActions } from '../../lib/friction-pages.js';
-import { projectAnalyticsConfig } from '../../lib/project-config.js';
+import { type ElementRow, type PageRow, recommendedActions } from '../../domain/friction/actions.js';
+import { pageTotals } from '../../store/friction-points.js';
+import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { fieldError } from '../errors.js';
 import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 import { MAX_GOAL_LENGTH } from './workflows.js';
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import { byCodePoint } from '../../domain/time.js';
+import { factsOf } from '../../store/friction-facts.js';
 
 const TREND_SUBJECTS = ['workflow', 'page'] as const;
-/** lib/paths/core.ts workflowId: wf_ and 20 hex digits. */
+/** domain/workflows/mining.ts workflowId: wf_ and 20 hex digits. */
 const WORKFLOW_ID = /^wf_[0-9a-f]{20}$/;
 
 /** by, goal and workflow_id of /analytics/friction/trends; the filters name workflows, so not with by=page. */
@@ -44,9 +45,8 @@ function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; w
 /** friction_page_daily rows of the last 28 UTC days (today included), of `pages` or of every page. */
 async function recentPageDays(db: Pool, projectId: string, pages: string[] | null): Promise<PageDay[]> {
   const { rows } = await db.query<PageDay>(
-    `select page, to_char(day, 'YYYY-MM-DD') as day, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks,
-            active_ms::float8 as active_ms, idle_ms::float8 as idle_ms
-     from friction_page_daily
+    `select page, to_char(day, 'YYYY-MM-DD') as day, ${factsOf('p')}
+     from friction_page_daily p
      where project_id = $1 and ($2::text[] is null or page = any($2)) and day > (now() at time zone 'utc')::date - 28
      order by page, day`,
     [projectId, pages],

@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
-import { CriteriaError, parseCriteria } from '../../lib/audience.js';
+import { CriteriaError, parseCriteria } from '../../domain/jobs/audience.js';
 import { newId } from '../../lib/ids.js';
-import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../lib/job-states.js';
+import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../domain/jobs/states.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';

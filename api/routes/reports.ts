@@ -1,8 +1,8 @@
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { jobSender } from '../../lib/reports/queue.js';
-import { ReportQueueUnavailable, enqueueRun } from '../../lib/reports/runs.js';
-import { type Schedule, nextDue, periodBefore } from '../../lib/reports/schedule.js';
+import { jobSender } from '../../store/reports/queue.js';
+import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
+import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
 import { notFound, unavailable } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';

@@ -1,5 +1,6 @@
-import { type AnalyticsOverrides, analyticsConfig } from '../../lib/analytics-config.js';
-import { rebuildSegmentTables } from '../../lib/answer-tables.js';
+import { type AnalyticsOverrides, analyticsConfig } from '../../domain/analytics-config.js';
+import { rebuildSegmentTables } from '../../store/answer-tables.js';
+import { lockProjectForUpdate } from '../../store/locks.js';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import { type Route, defineRoute } from '../route.js';
 
@@ -38,9 +39,10 @@ export function settingsRoutes(db: Pool): Route[] {
       async handle(ctx, overrides) {
         const { projectId } = ctx.state.auth;
         await inTransaction(db, async (client) => {
-          // The update locks the project row: writers of answer tables read the segment properties
-          // under a share lock on it, so the rebuild sees all they did and they see its result.
-          const before = analyticsConfig(await overridesOf(client, projectId)).segments.properties;
+          // Writers of answer tables read the segment properties under a share lock on the project
+          // row (store/locks.ts), so the rebuild sees all they did and they see its result.
+          const settings = await lockProjectForUpdate(client, projectId);
+          const before = analyticsConfig(settings.analytics ?? {}).segments.properties;
           await client.query(
             `update projects set settings = jsonb_set(settings, '{analytics}', $2::jsonb) where project_id = $1`,
             [projectId, JSON.stringify(overrides)],

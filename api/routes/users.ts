@@ -1,8 +1,9 @@
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
-import { userKey } from '../../lib/topics.js';
-import { keepingAnswerTables, segmentProperties } from '../../lib/answer-tables.js';
-import { eraseUser, lockUsers } from '../../lib/user-data.js';
+import { userKey } from '../../lib/kafka/topics.js';
+import { keepingAnswerTables, segmentProperties } from '../../store/answer-tables.js';
+import { eraseUser } from '../../store/user-data.js';
+import { lockUsers } from '../../store/locks.js';
 import { notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
@@ -83,14 +84,16 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       body: 'user-identify.json',
       success: {
         status: 200,
-        description: 'the user ({ user_id, properties, created_at, updated_at }); 201 when created',
+        description:
+          'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only); 201 when created',
       },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
           mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
         ))!;
         ctx.status = row.created ? 201 : 200;
-        ctx.body = presentUser(row);
+        // A browser key is public in its pages: it may write, never read a user's properties back.
+        ctx.body = ctx.state.auth.allowedOrigins ? { user_id: row.user_id } : presentUser(row);
       },
     }),
     defineRoute({

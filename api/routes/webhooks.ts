@@ -63,6 +63,7 @@ const presentDelivery = (row: DeliveryRow) => ({
 });
 
 const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'];
+const DELIVERY_TARGETS = ['subscription', 'integration'];
 
 export function webhookRoutes(db: Pool, targets: TargetPolicy): Route[] {
   return [
@@ -138,21 +139,25 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy): Route[] {
         ...PAGING_PARAMS,
         { name: 'status', description: 'pending, succeeded or failed', schema: { enum: DELIVERY_STATUSES } },
         { name: 'webhook_id', description: 'only this subscription', schema: { type: 'string' } },
+        { name: 'target', description: 'subscription or integration', schema: { enum: DELIVERY_TARGETS } },
       ],
       success: { status: 200, description: '{ deliveries, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const status = stringParam(ctx, 'status', DELIVERY_STATUSES);
         const webhookId = stringParam(ctx, 'webhook_id');
+        const target = stringParam(ctx, 'target', DELIVERY_TARGETS);
         const { rows, total } = await pageOf<DeliveryRow>(
           db,
           {
             columns: '*',
             from: 'webhook_deliveries',
-            where: 'project_id = $1 and ($2::text is null or status = $2) and ($3::text is null or webhook_id = $3)',
+            where:
+              'project_id = $1 and ($2::text is null or status = $2) and ($3::text is null or webhook_id = $3)' +
+              ' and ($4::text is null or target = $4)',
             order: 'created_at desc, delivery_id',
           },
-          [ctx.state.auth.projectId, status ?? null, webhookId ?? null],
+          [ctx.state.auth.projectId, status ?? null, webhookId ?? null, target ?? null],
           paged,
         );
         ctx.body = { deliveries: rows.map(presentDelivery), total, page: paged.page, per_page: paged.perPage };

@@ -1,12 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from '../../lib/db.js';
-import { type FrictionTotals, frictionIndex } from '../../lib/friction-index.js';
-import { round } from '../../lib/metrics.js';
-import type { Workflow } from '../../lib/paths/core.js';
-import { refreshProjectWorkflows } from '../../lib/paths/workflows.js';
-import { projectAnalyticsConfig } from '../../lib/project-config.js';
-import { fieldError, notFound } from '../errors.js';
+import { type FrictionTotals, frictionIndex } from '../../domain/friction/index.js';
+import { round } from '../../domain/metrics.js';
+import type { Workflow } from '../../domain/workflows/mining.js';
+import { projectAnalyticsConfig } from '../../store/project-config.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
 import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import { factsOf } from '../../store/friction-facts.js';
+import { goalComputed, requestGoal } from '../../store/workflow-goals.js';
 
 /** The longest goal: an event name (schemas/tracked-event.json). */
 export const MAX_GOAL_LENGTH = 255;
@@ -22,15 +24,37 @@ async function declaredGoals(db: Pool, projectId: string): Promise<string[]> {
   return rows[0]?.goals ?? [];
 }
 
-/** Paths to goals (materialized by lib/paths/workflows.ts) and the project's declared goals. */
-export function workflowRoutes(db: Pool): Route[] {
+/**
+ * Paths to goals (materialized by workers/workflows/refresh.ts) and the project's declared goals.
+ * A goal asked for the first time is mined by the workflows worker, never inside the request: the
+ * answer waits for it at most `waitMs`, then says 202 "computing".
+ */
+export function workflowRoutes(db: Pool, waitMs: number): Route[] {
+  const goalReady = async (projectId: string, goal: string): Promise<boolean> => {
+    const { workflows } = await projectAnalyticsConfig(db, projectId);
+    const request = await requestGoal(db, projectId, goal, workflows.maxRequestedGoals);
+    if (request === 'limit_reached') {
+      throw new ApiError(
+        409,
+        'conflict',
+        `The project already keeps ${workflows.maxRequestedGoals} requested goals; ask for one of them, declare the goal ` +
+          '(PUT /settings/goals), or wait until unused ones expire.',
+        { field: 'goal', reason: 'limit_reached', limit: workflows.maxRequestedGoals },
+      );
+    }
+    for (const deadline = Date.now() + waitMs; request === 'pending' && Date.now() < deadline;) {
+      await sleep(100);
+      if (await goalComputed(db, projectId, goal)) return true;
+    }
+    return request === 'computed';
+  };
   return [
     defineRoute({
       method: 'GET',
       path: '/analytics/workflows',
       tag: 'Analytics',
       summary:
-        'Paths that led users to a goal, most frequent first; a goal not kept yet is registered and computed by this call',
+        'Paths that led users to a goal, most frequent first; a goal not kept yet is registered and mined by the workflows worker (202 until it is)',
       scope: 'analytics:read',
       query: [
         {
@@ -45,6 +69,10 @@ export function workflowRoutes(db: Pool): Route[] {
         },
       ],
       success: { status: 200, description: '{ workflows }' },
+      errors: {
+        202: '{ workflows: [], status: "computing" } with Retry-After: a goal asked for the first time is being mined',
+        409: 'The project keeps analytics.workflows.maxRequestedGoals requested goals already',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const goal = stringParam(ctx, 'goal');
@@ -53,15 +81,11 @@ export function workflowRoutes(db: Pool): Route[] {
         }
         const min = numberParam(ctx, 'min_frequency') ?? 0;
         if (min < 0) throw fieldError('min_frequency', 'invalid_value', 'min_frequency must not be negative.');
-        if (goal !== undefined) {
-          const { rowCount } = await db.query(
-            `insert into workflow_goals (project_id, goal, requested) values ($1, $2, true)
-             on conflict (project_id, goal) do update set requested = true
-             where not workflow_goals.requested or workflow_goals.computed_at is null`,
-            [projectId, goal],
-          );
-          // A goal asked for the first time is mined now, so this answer already holds its paths.
-          if ((rowCount ?? 0) > 0) await refreshProjectWorkflows(db, projectId, true);
+        if (goal !== undefined && !(await goalReady(projectId, goal))) {
+          ctx.status = 202;
+          ctx.set('Retry-After', '5');
+          ctx.body = { workflows: [], status: 'computing' };
+          return;
         }
         const { rows } = await db.query<WorkflowRow>(
           `select workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
@@ -106,8 +130,8 @@ export function workflowRoutes(db: Pool): Route[] {
         if (!workflow) throw notFound('workflow');
         const config = await projectAnalyticsConfig(db, projectId);
         const { rows: steps } = await db.query<FrictionTotals & { step: string; common_issues: string[] }>(
-          `select step, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks, active_ms, idle_ms, common_issues
-           from workflow_steps where project_id = $1 and workflow_id = $2 order by position`,
+          `select step, ${factsOf('s')}, common_issues
+           from workflow_steps s where project_id = $1 and workflow_id = $2 order by position`,
           [projectId, workflowId],
         );
         ctx.body = {

@@ -1,9 +1,9 @@
 import type http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
-import { resolveKey } from '../../lib/api-keys.js';
 import type { Pool } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
 import { listen, wakeLoop } from '../../lib/notify.js';
+import { resolveStreamCredential } from '../console/stream-auth.js';
 import { type Channel, parseClientMessage, streamError, subscribedReply } from './protocol.js';
 
 export const STREAM_PATH = '/v1/stream';
@@ -103,7 +103,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
         return;
       }
       clearTimeout(authTimer);
-      const key = await resolveKey(options.db, message.apiKey).catch((err: unknown) => {
+      const key = await resolveStreamCredential(options.db, message.apiKey).catch((err: unknown) => {
         log.error({ err }, 'stream key lookup failed');
         return undefined;
       });

@@ -1,4 +1,4 @@
-import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 
 /** One row of raw_events, in column order. */
 export interface RawEventRow {

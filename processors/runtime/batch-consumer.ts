@@ -1,10 +1,20 @@
-import type { Consumer, EachBatchPayload, Kafka } from '../../lib/kafka.js';
+import type { Consumer, EachBatchPayload, Kafka } from '../../lib/kafka/client.js';
 
-/** A consumer of a processor's group whose offsets the processor stores itself (Postgres or a Kafka transaction). */
-export function batchConsumer(kafka: Kafka, groupId: string): Consumer {
+export interface FetchShape {
+  fetchMinBytes: number;
+  fetchMaxWaitMs: number;
+}
+
+/**
+ * A consumer of a processor's group whose offsets the processor stores itself (Postgres or a
+ * Kafka transaction). Its fetches collect by size and time (`fetch`): a batch pays fixed costs
+ * (a transaction, tens of statements), so a trickle of live events must not arrive one by one.
+ */
+export function batchConsumer(kafka: Kafka, groupId: string, fetch: FetchShape): Consumer {
   return kafka.consumer({
     groupId,
-    maxWaitTimeInMs: 200,
+    minBytes: fetch.fetchMinBytes,
+    maxWaitTimeInMs: fetch.fetchMaxWaitMs,
     // A killed member is noticed after this long; its partitions then move to the survivors.
     sessionTimeout: 10_000,
     heartbeatInterval: 3_000,

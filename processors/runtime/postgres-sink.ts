@@ -1,10 +1,10 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { batchConsumer, consumeBatches } from './batch-consumer.js';
+import { type FetchShape, batchConsumer, consumeBatches } from './batch-consumer.js';
 import type { Kafka } from 'kafkajs';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
-import type { SchemaRegistry } from '../../lib/registry.js';
-import { type TopicKey, groupId, topicName } from '../../lib/topics.js';
+import type { SchemaRegistry } from '../../lib/kafka/registry.js';
+import { type TopicKey, groupId, topicName } from '../../lib/kafka/topics.js';
 
 export interface SinkMessage<T> {
   partition: number;
@@ -18,7 +18,7 @@ export interface SinkMessage<T> {
 export interface PostgresSink<T> {
   name: string;
   topic: TopicKey;
-  /** The tables only this sink writes: scripts/replay empties them before rebuilding. */
+  /** The tables only this sink writes: scripts/replay.ts empties them before rebuilding. */
   tables: string[];
   write(client: PoolClient, messages: SinkMessage<T>[]): Promise<void>;
 }
@@ -28,7 +28,7 @@ export interface SinkDeps {
   registry: SchemaRegistry;
   db: Pool;
   log: Logger;
-  config: { sinkConcurrency: number };
+  config: { sinkConcurrency: number } & FetchShape;
 }
 
 export interface RunningSink {
@@ -48,6 +48,9 @@ interface DeadLetter {
  * statements), and the member that took the partition over applies the batch again.
  */
 const SINK_IDLE_IN_TRANSACTION_MS = 30_000;
+
+/** Messages applied per transaction at most (a fetch's backlog is split). */
+const SINK_CHUNK = 1000;
 
 /**
  * SQLSTATE class 22 (the data itself is unacceptable: encoding, range …) and 54 (a program
@@ -96,7 +99,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const topic = topicName(sink.topic);
   const log = deps.log.child({ processor: sink.name, topic });
   const next = new Map<number, number>(); // partition -> next offset to apply, as stored
-  const consumer = batchConsumer(deps.kafka, groupId(sink.name));
+  const consumer = batchConsumer(deps.kafka, groupId(sink.name), deps.config);
 
   const loadOffsets = async (partitions: number[]) => {
     const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
@@ -140,6 +143,46 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const decode = async (message: KafkaMessage): Promise<T | null> =>
     message.value === null ? null : ((await deps.registry.decode(message.value)) as T);
 
+  /** One transaction: the chunk's rows, its dead letters and the next offset after `end`. */
+  const applyChunk = (
+    partition: number,
+    chunk: SinkMessage<T>[],
+    dead: DeadLetter[],
+    end: number,
+    payloadOf: Map<number, Buffer | null>,
+  ): Promise<number> =>
+    inTransaction(
+      deps.db,
+      async (client) => {
+        // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
+        // whose cache is stale) must not apply what another member already applied.
+        const { rows: stored } = await client.query<{ next_offset: number }>(
+          'select next_offset from processor_offsets where processor = $1 and topic = $2 and partition = $3 for update',
+          [sink.name, topic, partition],
+        );
+        const floor = stored[0]?.next_offset ?? 0;
+        if (floor > end) return floor;
+        const todo = chunk.filter((m) => m.offset >= floor);
+        const letters = dead.filter((d) => d.offset >= floor);
+        if (todo.length > 0) {
+          const refused = await writeOrIsolate(client, sink, todo);
+          letters.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
+        }
+        for (const d of letters) {
+          await client.query(
+            `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
+             values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+            [sink.name, topic, partition, d.offset, d.key, d.payload, d.error],
+          );
+        }
+        await storeOffset(client, partition, end + 1);
+        return end + 1;
+      },
+      // A member frozen mid-batch holds locks on daily rows every partition writes; once it is
+      // out of the group, the members that took over must not wait for it to wake.
+      { idleTimeoutMs: SINK_IDLE_IN_TRANSACTION_MS },
+    );
+
   const eachBatch = async (payload: EachBatchPayload) => {
     const { batch } = payload;
     if (!next.has(batch.partition)) await loadOffsets([batch.partition]);
@@ -165,42 +208,23 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
       }
     }
-    const applied = await inTransaction(
-      deps.db,
-      async (client) => {
-        // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
-        // whose cache is stale) must not apply what another member already applied.
-        const { rows: stored } = await client.query<{ next_offset: number }>(
-          'select next_offset from processor_offsets where processor = $1 and topic = $2 and partition = $3 for update',
-          [sink.name, topic, batch.partition],
-        );
-        const floor = stored[0]?.next_offset ?? 0;
-        if (floor > last) return floor;
-        const todo = decoded.filter((m) => m.offset >= floor);
-        dead.splice(0, dead.length, ...dead.filter((d) => d.offset >= floor));
-        if (todo.length > 0) {
-          const refused = await writeOrIsolate(client, sink, todo);
-          dead.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
-        }
-        for (const d of dead) {
-          await client.query(
-            `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
-             values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
-            [sink.name, topic, batch.partition, d.offset, d.key, d.payload, d.error],
-          );
-        }
-        await storeOffset(client, batch.partition, last + 1);
-        return last + 1;
-      },
-      // A member frozen mid-batch holds locks on daily rows every partition writes; once it is
-      // out of the group, the members that took over must not wait for it to wake.
-      { idleTimeoutMs: SINK_IDLE_IN_TRANSACTION_MS },
-    );
-    next.set(batch.partition, applied);
-    payload.resolveOffset(String(last));
-    if (dead.length > 0) log.error({ partition: batch.partition, offsets: dead.map((d) => d.offset) }, 'dead-lettered');
+    // A fetch can hold a large backlog: it is applied in transactions of at most SINK_CHUNK
+    // messages, each moving the stored offset, so locks are held briefly and a retry redoes little.
+    for (let i = 0; i < Math.max(1, decoded.length); i += SINK_CHUNK) {
+      const chunk = decoded.slice(i, i + SINK_CHUNK);
+      const end = i + SINK_CHUNK >= decoded.length ? last : chunk[chunk.length - 1]!.offset;
+      const lo = i === 0 ? -1 : decoded[i - 1]!.offset;
+      const chunkDead = dead.filter((d) => d.offset > lo && d.offset <= end);
+      const applied = await applyChunk(batch.partition, chunk, chunkDead, end, payloadOf);
+      next.set(batch.partition, applied);
+      payload.resolveOffset(String(end));
+      if (chunkDead.length > 0) {
+        log.error({ partition: batch.partition, offsets: chunkDead.map((d) => d.offset) }, 'dead-lettered');
+      }
+      await payload.heartbeat();
+      if (!payload.isRunning() || payload.isStale()) return;
+    }
     log.debug({ partition: batch.partition, from, to: last, rows: decoded.length }, 'applied');
-    await payload.heartbeat();
   };
 
   await refuseOffsetsAheadOfTopic(sink.name, topic, deps);

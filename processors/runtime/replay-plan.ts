@@ -1,25 +1,23 @@
-import { ConfigError } from '../../lib/config.js';
+import { UsageError } from '../../lib/cli.js';
 
 /**
- * The decisions of `scripts/replay` (pure): the instant of `--from`, where each partition
+ * The decisions of `scripts/replay.ts` (pure): the instant of `--from`, where each partition
  * restarts, which stored sessions a reset drops, and how far a replay has got.
  */
 
 /** `YYYY-MM-DD` (UTC midnight) or an ISO 8601 instant with its offset: a bare local time is ambiguous. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-/** `--from <instant>` as epoch ms; undefined without the option. */
-export function parseFrom(argv: string[], now = Date.now()): number | undefined {
-  const at = argv.indexOf('--from');
-  if (at < 0) return undefined;
-  const text = argv[at + 1] ?? '';
+/** The value of `--from <instant>` as epoch ms; undefined without the option. */
+export function parseFrom(text: string | undefined, now = Date.now()): number | undefined {
+  if (text === undefined) return undefined;
   const ms = INSTANT.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(ms)) {
-    throw new ConfigError([
+    throw new UsageError(
       `--from: expected a date (2026-11-01) or an instant with its offset (2026-11-01T00:00:00Z), got '${text}'`,
-    ]);
+    );
   }
-  if (ms > now) throw new ConfigError([`--from: ${new Date(ms).toISOString()} is in the future`]);
+  if (ms > now) throw new UsageError(`--from: ${new Date(ms).toISOString()} is in the future`);
   return ms;
 }
 

@@ -1,41 +1,158 @@
-import crypto from 'node:crypto';
-import { type AnalyticsEvent, byTime } from '../analytics/event.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { type Session, splitSessions } from '../../domain/session.js';
 
-export interface Session {
-  /** Deterministic: the same events give the same id, live or replayed. */
-  session_id: string;
-  user_id: string;
-  started_at: number;
-  ended_at: number;
-  events: AnalyticsEvent[];
-}
-
-export function sessionId(userId: string, firstMessageId: string): string {
-  return `s_${crypto.createHash('sha256').update(`${userId}\u0000${firstMessageId}`).digest('hex').slice(0, 24)}`;
+export interface SessionRules {
+  gapMs: number;
+  maxMs: number;
 }
 
 /**
- * Splits one user's events into sessions: sorted by time (ties in arrival order), a new session
- * starts at a gap of `gapMs` or more, or when the session would exceed `maxMs`. A pure function of
- * the set of events, so late and out-of-order events land where they belong.
+ * A user's run of sessions, each less than a gap from the next: only the length limit cut them,
+ * so a late event anywhere in the run can move every cut. It is the unit the sessionizer emits.
  */
-export function splitSessions(events: AnalyticsEvent[], gapMs: number, maxMs: number): Session[] {
-  const sorted = [...events].sort(byTime);
-  const sessions: Session[] = [];
-  let current: Session | undefined;
-  for (const event of sorted) {
-    if (!current || event.timestamp - current.ended_at >= gapMs || event.timestamp - current.started_at > maxMs) {
-      current = {
-        session_id: sessionId(event.user_id, event.message_id),
-        user_id: event.user_id,
-        started_at: event.timestamp,
-        ended_at: event.timestamp,
-        events: [],
-      };
-      sessions.push(current);
-    }
-    current.events.push(event);
-    current.ended_at = event.timestamp;
+export interface SessionChain {
+  projectId: string;
+  userId: string;
+  rules: SessionRules;
+  sessions: Session[];
+}
+
+/** Groups consecutive sessions (in time order) into chains. */
+export function chainsOf(sessions: Session[], gapMs: number): Session[][] {
+  const chains: Session[][] = [];
+  for (const session of sessions) {
+    const last = chains[chains.length - 1];
+    const previous = last?.[last.length - 1];
+    if (last && previous && session.started_at - previous.ended_at < gapMs) last.push(session);
+    else chains.push([session]);
   }
-  return sessions;
+  return chains;
+}
+
+/** What a batch makes of the state: its chains, and the state after it once committed. */
+export interface SessionizeStep {
+  chains: SessionChain[];
+  /**
+   * Where a restart must re-read from once the step is committed: the lowest offset of a held
+   * event, or `next` (the offset after the last one read) when none is held.
+   */
+  restartOffset(next: number): number;
+  /** Makes the step the state; call once its chains and offsets are committed, and only then. */
+  commit(): void;
+}
+
+export interface PartitionEvent {
+  projectId: string;
+  event: AnalyticsEvent;
+}
+
+interface UserState {
+  projectId: string;
+  userId: string;
+  /** The events of the user's last chain: the only one a later event in order can change. */
+  events: AnalyticsEvent[];
+  ids: Set<string>;
+  /** The lowest offset among `events`. */
+  lowest: number;
+  lastReceived: number;
+}
+
+/**
+ * The sessionizer's state for one input partition (pure): per user, the events of the last
+ * chain. `add` takes a batch in offset order and returns every chain holding one of its new
+ * events, as the user's held events and the new ones now split. Earlier chains are not held, so
+ * an event older than the held chain by a gap or more forms a chain of its own; the consumer of
+ * the chains notices that it does not continue what it stored and re-splits from stored events.
+ * A user idle (by receipt time) for `idleMs` is forgotten, and so are the least recently active
+ * users while more than `maxHeld` events are held: memory and the re-reading of a restart stay
+ * bounded, whatever the number of users.
+ */
+export class PartitionSessions {
+  /** In order of activity: the least recently active user first. */
+  private readonly users = new Map<string, UserState>();
+  /** The latest receipt time seen in the partition: the clock of eviction, so a replay evicts alike. */
+  private clock = 0;
+  private held = 0;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly maxHeld = Infinity,
+  ) {}
+
+  /**
+   * The chains of a batch and the state after it, without changing the state: `commit` does, once
+   * the chains and the offset are committed. A batch whose transaction failed is then read again
+   * against the same state, not taken for repeats of itself.
+   */
+  add(batch: PartitionEvent[], rulesOf: (projectId: string) => SessionRules): SessionizeStep {
+    const touched = new Map<string, UserState>(); // in order of activity in the batch
+    const fresh = new Map<string, AnalyticsEvent[]>();
+    let clock = this.clock;
+    for (const { projectId, event } of batch) {
+      const key = `${projectId}\u0000${event.user_id}`;
+      clock = Math.max(clock, event.received_at);
+      let state = touched.get(key);
+      if (!state) {
+        const held = this.users.get(key);
+        state = held
+          ? { ...held, ids: new Set(held.ids) }
+          : { projectId, userId: event.user_id, events: [], ids: new Set(), lowest: Infinity, lastReceived: 0 };
+      }
+      touched.delete(key);
+      touched.set(key, state);
+      if (state.ids.has(event.message_id)) continue;
+      state.ids.add(event.message_id);
+      state.lastReceived = Math.max(state.lastReceived, event.received_at);
+      let events = fresh.get(key);
+      if (!events) fresh.set(key, (events = []));
+      events.push(event);
+    }
+    const chains: SessionChain[] = [];
+    let held = this.held;
+    for (const [key, events] of fresh) {
+      const state = touched.get(key)!;
+      const rules = rulesOf(state.projectId);
+      const added = new Set(events.map((e) => e.message_id));
+      const split = chainsOf(splitSessions([...state.events, ...events], rules.gapMs, rules.maxMs), rules.gapMs);
+      for (const chain of split) {
+        if (chain.some((s) => s.events.some((e) => added.has(e.message_id)))) {
+          chains.push({ projectId: state.projectId, userId: state.userId, rules, sessions: chain });
+        }
+      }
+      held -= state.events.length;
+      state.events = split[split.length - 1]!.flatMap((s) => s.events);
+      held += state.events.length;
+      state.ids = new Set(state.events.map((e) => e.message_id));
+      state.lowest = state.events.reduce((lowest, e) => Math.min(lowest, e.offset), Infinity);
+    }
+    // Eviction, least recently active first: the users the batch did not touch, then those it did.
+    const order = [...[...this.users].filter(([key]) => !touched.has(key)), ...touched];
+    const evicted = new Set<string>();
+    for (const [key, state] of order) {
+      if (held <= this.maxHeld && clock - state.lastReceived <= this.idleMs) break;
+      evicted.add(key);
+      held -= state.events.length;
+    }
+    return {
+      chains,
+      restartOffset: (next) => {
+        let lowest = next;
+        for (const [key, state] of order) if (!evicted.has(key)) lowest = Math.min(lowest, state.lowest);
+        return lowest;
+      },
+      commit: () => {
+        for (const [key, state] of touched) {
+          this.users.delete(key);
+          this.users.set(key, state);
+        }
+        for (const key of evicted) this.users.delete(key);
+        this.clock = clock;
+        this.held = held;
+      },
+    };
+  }
+
+  get heldEvents(): number {
+    return this.held;
+  }
 }

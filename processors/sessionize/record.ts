@@ -1,4 +1,4 @@
-import type { SessionChain } from './chains.js';
+import type { SessionChain } from './core.js';
 
 /** The value of pi.sessions.v1 (schemas/avro/pi.sessions.v1.avsc). */
 export interface SessionChainRecord {

@@ -142,6 +142,9 @@ export class EmbeddedPostgres {
       '-c shared_buffers=128MB',
       '-c max_connections=200',
       '-c synchronous_commit=on',
+      // Where the time goes (docs/performance.md): per-statement totals, read by `npm run bench`.
+      '-c shared_preload_libraries=pg_stat_statements',
+      '-c pg_stat_statements.track=top',
     ].join(' ');
     this.log(`starting embedded Postgres on 127.0.0.1:${this.port}`);
     await this.exec(

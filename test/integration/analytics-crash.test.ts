@@ -3,12 +3,12 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { topicName } from '../../lib/topics.js';
-import { refreshBehaviouralCohorts } from '../../processors/cohorts/behavioural.js';
-import { analyticsLag } from '../../processors/analytics/progress.js';
-import { analyticsSink } from '../../processors/analytics/sink.js';
-import { sessionizeProgress } from '../../processors/sessionize/processor.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
+import { topicName } from '../../lib/kafka/topics.js';
+import { refreshBehaviouralCohorts } from '../../workers/behavioural-cohorts/worker.js';
+import { analyticsLag } from '../../processors/analytics-sink/progress.js';
+import { analyticsSink } from '../../processors/analytics-sink/runner.js';
+import { sessionizeProgress } from '../../processors/sessionize/runner.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
 import {
@@ -39,8 +39,8 @@ const startProcessors = () => startProcessorsProcess('raw-sink,analytics');
 async function derived(projectId: string): Promise<Record<string, unknown[]>> {
   const db = services().db;
   await db.query(
-    `insert into workflow_goals (project_id, goal, requested) values ($1, 'feature_used', true)
-     on conflict (project_id, goal) do update set computed_at = null`,
+    `insert into workflow_goals (project_id, goal, requested, requested_at) values ($1, 'feature_used', true, now())
+     on conflict (project_id, goal) do update set computed_at = null, requested_at = now()`,
     [projectId],
   );
   await refreshWorkflows(services(), projectId);
@@ -124,6 +124,7 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
           async () => phase() === 'done' || (await applied()) > before,
           120_000,
         );
+        // Stays a sleep: a random moment of the run is what the kill is meant to hit.
         await sleep(draw(0, 1500));
         const at = await applied();
         const p = phase();
@@ -153,6 +154,7 @@ describe('processors killed with SIGKILL at random moments, then replayed', () =
       const reply = await call(api, 'POST', '/events/batch', { key: keys[0], json: { events: batch } });
       assert.equal(reply.status, 202);
       now.posted += batch.length;
+      // Stays a sleep: the load is paced so that the kills fall while it runs, not after it.
       if (b < batches.length * 0.6) await sleep(300);
     }
     now.phase = 'catch-up';

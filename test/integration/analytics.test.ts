@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
 import { inTransaction } from '../../lib/db.js';
-import { applyEvents } from '../../processors/analytics/sink.js';
+import { applyEvents } from '../../processors/analytics-sink/runner.js';
 
 import {
   call,

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
-import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../lib/feature-usage.js';
-import { pageTotals } from '../../lib/friction-pages.js';
-import type { TrackedEventRecord } from '../../lib/tracked-event.js';
-import { eraseUser } from '../../lib/user-data.js';
-import { analyticsSink, applyEvents } from '../../processors/analytics/sink.js';
-import { PartitionSessions } from '../../processors/sessionize/chains.js';
+import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../store/feature-usage.js';
+import { pageTotals } from '../../store/friction-points.js';
+import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { eraseUser } from '../../store/user-data.js';
+import { analyticsSink, applyEvents } from '../../processors/analytics-sink/runner.js';
+import { PartitionSessions } from '../../processors/sessionize/core.js';
 import { chainRecord } from '../../processors/sessionize/record.js';
-import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
+import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import { call, closeServices, count, newProject, services, startTestApi } from './helpers.js';
+import { seededRandom } from '../../domain/random.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 8, 1);
@@ -16,20 +17,9 @@ const FEATURES = ['export', 'filters', 'share'];
 const SOURCES = ['browsing', 'tooltip', 'docs', 'shortcut'];
 const PAGES = ['/home', '/reports', '/settings'];
 
-/** Deterministic pseudo-random numbers (mulberry32): the scenario is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Users visiting on scattered days over 60 days, seeing features and sometimes using them. */
 function scenario(projectId: string, seed: number): TrackedEventRecord[] {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const events: TrackedEventRecord[] = [];
   for (let u = 0; u < 14; u++) {
     for (let day = 0; day < 60; day++) {
@@ -82,12 +72,12 @@ async function identify(projectId: string): Promise<void> {
   );
 }
 
-/** The rule of lib/answer-tables.ts for what is a segment value, in the recomputations below. */
+/** The rule of store/answer-tables.ts for what is a segment value, in the recomputations below. */
 const SEGMENT = `jsonb_typeof(u.properties->'plan') in ('string', 'number', 'boolean') and length(u.properties->>'plan') <= 200`;
 
 /** Feeds the events in batches of a random order: late events land between, before and after stored days. */
 async function feed(events: TrackedEventRecord[], seed: number): Promise<void> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const shuffled = events.map((e) => ({ e, k: rnd() })).sort((a, b) => a.k - b.k);
   for (let i = 0; i < shuffled.length; i += 97) {
     const batch = shuffled.slice(i, i + 97).map(({ e }, j) => ({ partition: 0, offset: i + j, key: null, value: e }));
@@ -101,7 +91,7 @@ async function feed(events: TrackedEventRecord[], seed: number): Promise<void> {
  * hours, so the sink both trusts chains and re-splits the ones that do not continue its sessions.
  */
 async function feedChains(events: TrackedEventRecord[], seed: number): Promise<void> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const ordered = events
     .map((e) => ({ e, at: e.received_at + (rnd() < 0.1 ? Math.floor(DAY * (1 + rnd())) : 0) }))
     .sort((a, b) => a.at - b.at)
@@ -222,7 +212,7 @@ async function assertConsistent(projectId: string): Promise<void> {
   }
 }
 
-describe('answer-sized feature and friction tables (migrations 15 and 17, lib/answer-tables.ts)', () => {
+describe('answer-sized feature and friction tables (migrations 15 and 17, store/answer-tables.ts)', () => {
   after(() => closeServices());
 
   it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {
@@ -311,7 +301,7 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, lib/an
     await identify(projectId);
     const events = scenario(projectId, 21);
     await feed(events, 5);
-    const rnd = random(3);
+    const rnd = seededRandom(3);
     let checkedPages = 0;
     let checkedSegments = 0;
     const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
-import { COHORT_FEATURES, type Vector } from '../../processors/cohorts/clustering.js';
-import { refreshBehaviouralCohorts, startBehaviouralCohortWorker } from '../../processors/cohorts/behavioural.js';
+import { COHORT_FEATURES, type Vector } from '../../domain/cohorts/behavioural.js';
+import { refreshBehaviouralCohorts, startBehaviouralCohortWorker } from '../../workers/behavioural-cohorts/worker.js';
 import {
   call,
   count,
@@ -151,12 +151,12 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     }
   }
 
-  /** Every row of the new tables for the project, computed_at left out. */
+  /** Every row of the new tables for the project, computation and check times left out. */
   async function snapshot(): Promise<Record<string, unknown[]>> {
     const out: Record<string, unknown[]> = {};
     for (const table of ['behavioural_cohort_runs', 'behavioural_cohorts', 'behavioural_cohort_members']) {
       const { rows } = await services().db.query<{ row: unknown }>(
-        `select to_jsonb(t) - 'project_id' - 'computed_at' as row from ${table} t where project_id = $1 order by 1`,
+        `select to_jsonb(t) - 'project_id' - 'computed_at' - 'checked_at' as row from ${table} t where project_id = $1 order by 1`,
         [projectId],
       );
       out[table] = rows.map((r) => r.row);
@@ -294,5 +294,37 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     await services().db.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
     assert.equal(await refreshBehaviouralCohorts(services(), projectId), 1);
     assert.deepEqual(await snapshot(), grown);
+  });
+
+  it('fits a large project on an evenly spread sample and assigns every user; the groups are still recovered', async () => {
+    const fromScratch = async () => {
+      await services().db.query('delete from behavioural_cohort_runs where project_id = $1', [projectId]);
+      await services().db.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
+      // 40 of the 108 users fit the model, as 20,000 of a large project's would.
+      assert.equal(await refreshBehaviouralCohorts(services(), projectId, { modelSample: 40 }), 1);
+    };
+    await fromScratch();
+    const found = await cohorts();
+    assert.equal(found.length, 4);
+    const everyone = new Set<string>();
+    for (const cohort of found) {
+      const users = await members(cohort.id);
+      users.forEach((u) => everyone.add(u));
+      const byGroup = new Map<Group, number>();
+      for (const u of users) byGroup.set(groupOf.get(u)!, (byGroup.get(groupOf.get(u)!) ?? 0) + 1);
+      assert.ok(
+        Math.max(...byGroup.values()) / users.length >= 0.95,
+        `${cohort.name}: ${JSON.stringify([...byGroup])}`,
+      );
+    }
+    assert.equal(everyone.size, groupOf.size, 'every user is in exactly one cohort');
+    const { rows } = await services().db.query<{ definition: { sample: string } }>(
+      'select definition from behavioural_cohort_runs where project_id = $1',
+      [projectId],
+    );
+    assert.match(rows[0]!.definition.sample, /^40 users fit the model/);
+    const once = await snapshot();
+    await fromScratch();
+    assert.deepEqual(await snapshot(), once, 'the same tables give the same rows');
   });
 });

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { parse } from 'yaml';
 import { APICURIO_VERSION } from '../../scripts/local-stack/versions.js';
 import { loadConfig } from '../../lib/config.js';
-import { dumpSchema } from '../../lib/schema-dump.js';
-import { topicName } from '../../lib/topics.js';
+import { topicName } from '../../lib/kafka/topics.js';
 import type { RunningApi } from '../../api/server.js';
-import { call, closeServices, isolateTopics, newProject, startTestApi } from './helpers.js';
+import { assertComposeShape, composeConfig } from '../docker/compose.js';
+import { call, closeServices, isolateTopics, newProject, startTestApi, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
 const tsx = (script: string, args: string[]) =>
@@ -38,16 +38,64 @@ describe('command-line tools', () => {
 
     const db = new pg.Client({ connectionString: loadConfig().databaseUrl });
     await db.connect();
-    const { rows } = await db.query<{ hash: Buffer; scopes: string[] }>(
-      'select k.secret_hash as hash, k.scopes from api_keys k join projects p using (project_id) where p.name = $1',
-      [project],
-    );
-    await db.end();
+    const { rows } = await db
+      .query<{ hash: Buffer; scopes: string[] }>(
+        'select k.secret_hash as hash, k.scopes from api_keys k join projects p using (project_id) where p.name = $1',
+        [project],
+      )
+      .finally(() => db.end());
     assert.deepEqual(rows[0]!.scopes, ['events:write']);
     assert.equal(rows[0]!.hash.length, 32, 'only a SHA-256 of the key is stored');
     assert.ok(!rows[0]!.hash.toString('latin1').includes(key));
 
     await assert.rejects(tsx('scripts/key-create.ts', ['--project', project, '--scopes', 'root']), /scopes must be/);
+  });
+
+  it('every command of package.json answers --help with its options, and a bad option with one line and exit code 2', async () => {
+    const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
+      .scripts;
+    // The commands that run a TypeScript entry (tests, lint and the bootstrap hooks are not commands of ours).
+    const entries = Object.entries(scripts).flatMap(([name, line]) => {
+      const m = /(?:^|&& |exec )tsx (\S+\.ts)/.exec(line);
+      return m ? [[name, m[1]!] as const] : [];
+    });
+    assert.ok(entries.length >= 14, `found ${entries.map(([n]) => n).join(', ')}`);
+    const outcome = (args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', ...args], { env: process.env, timeout: 60_000 }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+    for (let i = 0; i < entries.length; i += 4) {
+      await Promise.all(
+        entries.slice(i, i + 4).map(async ([name, file]) => {
+          const [help, bad] = await Promise.all([outcome([file, '--help']), outcome([file, '--no-such-option'])]);
+          assert.equal(help.code, 0, `${name} --help: ${help.stderr}`);
+          assert.match(help.stdout, /^usage: /, `${name} --help prints its usage`);
+          assert.match(help.stdout, /--help/, `${name} --help lists its options`);
+          assert.equal(bad.code, 2, `${name} --no-such-option exits 2: ${bad.stderr}`);
+          assert.equal(bad.stderr.trim().split('\n').length, 1, `${name}: one line, got ${bad.stderr}`);
+        }),
+      );
+    }
+  });
+
+  it('topic:tail exits after --max messages, and at the end of the topic with --to-end', async () => {
+    const {
+      keys: [key],
+    } = await newProject(['events:write']);
+    const userId = `tail-end-${crypto.randomUUID()}`;
+    const events = [1, 2, 3].map((n) => ({ user_id: userId, event: `tail_${n}` }));
+    assert.equal((await call(api, 'POST', '/events/batch', { key, json: { events } })).status, 202);
+    const decoded = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { value: { user_id: string } });
+    const max = await tsx('scripts/topic-tail.ts', [topicName('events'), '--from-beginning', '--max', '2']);
+    assert.equal(decoded(max.stdout).length, 2);
+    const all = await tsx('scripts/topic-tail.ts', [topicName('events'), '--from-beginning', '--to-end']);
+    assert.equal(decoded(all.stdout).filter((l) => l.value.user_id === userId).length, 3);
   });
 
   it('topic:tail prints decoded messages of a topic', async () => {
@@ -74,36 +122,62 @@ describe('command-line tools', () => {
     assert.deepEqual(JSON.parse(mine[0]!.value.properties), { a: 1 });
   });
 
-  it('the migrated schema equals the committed sql/schema.sql (run `npm run schema:dump` after a migration)', async () => {
-    const db = new pg.Client({ connectionString: loadConfig().databaseUrl });
-    await db.connect();
+  it('npm run api passes SIGTERM on to the role, which stops cleanly (as docker stop sends it to the container)', async () => {
+    // npm runs a script through sh, which does not pass signals on: the role scripts `exec` tsx so
+    // that npm's SIGTERM reaches tsx, which relays it to the role.
+    const npm = spawn('npm', ['run', 'api'], {
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    let rolePid: number | undefined;
+    npm.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = once(npm, 'exit') as Promise<[number | null, string | null]>;
     try {
-      const committed = fs.readFileSync(path.join('sql', 'schema.sql'), 'utf8');
-      assert.equal(await dumpSchema(db), committed);
+      const started = await waitFor(
+        'npm run api to start the role',
+        () => /"pid":(\d+),"service":"api","role":"api","msg":"started"/.exec(out) ?? undefined,
+        60_000,
+      );
+      rolePid = Number(started[1]);
+      assert.notEqual(rolePid, npm.pid, 'the role is a process of its own under npm');
+      npm.kill('SIGTERM');
+      const [code, signal] = await exited;
+      assert.deepEqual([code, signal], [0, null], 'npm waited for the role and passed on its exit code');
+      assert.match(out, /"signal":"SIGTERM","msg":"stopping"/);
+      assert.throws(() => process.kill(rolePid!, 0), { code: 'ESRCH' }, 'the role process is gone');
     } finally {
-      await db.end();
+      // Whatever failed, leave no process behind.
+      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
+      try {
+        if (rolePid) process.kill(rolePid, 'SIGTERM');
+      } catch {
+        // gone already: the expected case
+      }
     }
   });
 
-  it('docker-compose.yml runs the same stack and points the service at it', () => {
-    // Parsed here whether or not a Docker client is installed.
-    const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8')) as {
-      services: Record<string, { image: string; environment?: Record<string, string | number>; depends_on?: object }>;
+  describe('docker-compose.yml', () => {
+    const known = {
+      scripts: (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,
+      apicurioVersion: APICURIO_VERSION,
     };
-    assert.deepEqual(Object.keys(compose.services).sort(), ['app', 'kafka', 'mail', 'postgres', 'registry']);
-    assert.match(compose.services.kafka!.image, /^apache\/kafka:3\.9\./);
-    assert.match(compose.services.registry!.image, new RegExp(`^apicurio/apicurio-registry:${APICURIO_VERSION}$`));
-    const app = compose.services.app!.environment!;
-    assert.equal(app.KAFKA_BROKERS, 'kafka:9092');
-    assert.match(String(app.SCHEMA_REGISTRY_URL), /^http:\/\/registry:8080\/apis\/ccompat\/v7$/);
-    assert.match(String(app.DATABASE_URL), /@postgres:5432\//);
-    assert.equal(app.SMTP_URL, 'smtp://mail:1025');
-    assert.equal(compose.services.registry!.environment!.APICURIO_RULES_GLOBAL_COMPATIBILITY, 'BACKWARD');
-  });
 
-  it('docker compose accepts docker-compose.yml (when the docker compose client is present)', async function () {
-    const probe = await run('docker', ['compose', 'version']).catch(() => undefined);
-    if (!probe) this.skip();
-    await run('docker', ['compose', '-f', 'docker-compose.yml', 'config', '--quiet']);
+    it('runs each role as a service of the image, beside the same stack', () => {
+      // As written (anchors merged as Compose merges them), whether or not a Compose client is installed.
+      const compose = parse(fs.readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as Parameters<
+        typeof assertComposeShape
+      >[0];
+      assertComposeShape(compose, known);
+      for (const scaled of ['processors', 'workers']) {
+        assert.equal(compose.services[scaled]!.deploy?.replicas, 1, `${scaled}: deploy.replicas shows how to scale`);
+      }
+    });
+
+    it('is accepted by Compose, which reads it the same way', async () => {
+      // Debian's docker-compose is installed when no Compose client is present (test/docker/compose.ts).
+      const resolved = parse(await composeConfig('docker-compose.yml')) as Parameters<typeof assertComposeShape>[0];
+      assertComposeShape(resolved, known);
+    });
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { topicName } from '../../lib/topics.js';
+import { topicName } from '../../lib/kafka/topics.js';
 import { startProcessors } from '../../processors/main.js';
 import {
   call,

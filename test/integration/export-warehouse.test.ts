@@ -6,9 +6,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import type { RunningApi } from '../../api/server.js';
 import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
 import type { Services } from '../../lib/services.js';
-import { runWarehouseExportPass, startWarehouseExportWorker } from '../../processors/warehouse-export/worker.js';
+import { runWarehouseExportPass, startWarehouseExportWorker } from '../../workers/warehouse-export/worker.js';
 import { call, closeServices, errorOf, newProject, services, startTestApi, waitFor } from './helpers.js';
 
 interface Status {

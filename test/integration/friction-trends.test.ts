@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { frictionTrend } from '../../lib/metrics.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
+import { frictionTrend } from '../../domain/metrics.js';
 import {
   call,
   errorOf,

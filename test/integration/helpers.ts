@@ -3,14 +3,16 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { type RunningApi, startApi } from '../../api/server.js';
-import { type Scope, createKey, ensureProject } from '../../lib/api-keys.js';
+import { type Scope, createKey, ensureProject } from '../../store/api-keys.js';
 import { loadConfig } from '../../lib/config.js';
-import type { Admin } from '../../lib/kafka.js';
+import type { Admin } from '../../lib/kafka/client.js';
 import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices, prepare } from '../../lib/services.js';
 import { type ProcessorName, startProcessors } from '../../processors/main.js';
-import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { analyticsLag, eventsEnd } from '../../processors/analytics/progress.js';
+import type { Stoppable } from '../../lib/role.js';
+import { type WorkerName, startWorkers } from '../../workers/main.js';
+import { analyticsLag, eventsEnd } from '../../processors/analytics-sink/progress.js';
+import { holdOutput } from './child-output.js';
 
 let shared: Services | undefined;
 
@@ -145,13 +147,16 @@ export async function isolateTopics(): Promise<void> {
 
 export interface TestPipeline {
   api: RunningApi;
-  sinks: RunningSink[];
+  sinks: Stoppable[];
 }
 
-/** Topics of the file's own, an API and the named processors in this process. */
-export async function startPipeline(processors: ProcessorName[]): Promise<TestPipeline> {
+/** Topics of the file's own, an API and the named processors (and workers) in this process. */
+export async function startPipeline(processors: ProcessorName[], workers: WorkerName[] = []): Promise<TestPipeline> {
   await isolateTopics();
-  return { api: await startTestApi(), sinks: await startProcessors(services(), processors) };
+  return {
+    api: await startTestApi(),
+    sinks: [...(await startProcessors(services(), processors)), ...(await startWorkers(services(), workers))],
+  };
 }
 
 export async function stopPipeline(pipeline: TestPipeline | undefined): Promise<void> {
@@ -162,13 +167,25 @@ export async function stopPipeline(pipeline: TestPipeline | undefined): Promise<
 
 /**
  * processors/main.ts in a process of its own, as `npm start` runs it, with `--only` the named
- * processors: a kill of it is a real crash. Its log (errors only, unless `env` sets LOG_LEVEL) is the test's.
+ * processors: a kill of it is a real crash. Its log (errors only, unless `env` sets LOG_LEVEL) is
+ * held back, and printed if the test fails or the process exits with an error of its own.
  */
 export function startProcessorsProcess(only: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', only], {
+  return startRoleProcess('processors', only, env);
+}
+
+/** A role (processors/main.ts or workers/main.ts) with `--only` in a process of its own. */
+export function startRoleProcess(
+  role: 'processors' | 'workers',
+  only: string,
+  env: NodeJS.ProcessEnv = {},
+): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${role}/main.ts`, '--only', only], {
     env: { ...process.env, LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  holdOutput(child, `${role} --only ${only}, pid ${child.pid}`);
+  return child;
 }
 
 /** Stops a child process that still runs, a frozen (SIGSTOP) one included, and waits for its exit. */
@@ -180,7 +197,7 @@ export async function stopProcess(child: ChildProcess | undefined): Promise<void
   await exited;
 }
 
-/** `scripts/replay` with the given arguments, as a data engineer runs it; its stderr (progress). */
+/** `scripts/replay.ts` with the given arguments, as a data engineer runs it; its stderr (progress). */
 export async function runReplay(...args: string[]): Promise<string> {
   const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', ...args], {
     env: process.env,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { refreshJobs } from '../../processors/jobs/worker.js';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
+import { refreshJobs } from '../../workers/jobs/worker.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
 import {
   call,
   newProject,

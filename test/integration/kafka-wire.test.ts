@@ -4,7 +4,7 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { Kafka, logLevel } from 'kafkajs';
 import type { RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
-import { topicName } from '../../lib/topics.js';
+import { topicName } from '../../lib/kafka/topics.js';
 import { call, closeServices, isolateTopics, newProject, startTestApi, waitFor } from './helpers.js';
 
 describe('pi.events.v1 on the wire', () => {

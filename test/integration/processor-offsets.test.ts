@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createProducer } from '../../lib/kafka.js';
-import { topicName } from '../../lib/topics.js';
+import { createProducer } from '../../lib/kafka/client.js';
+import { topicName } from '../../lib/kafka/topics.js';
 import { startProcessors } from '../../processors/main.js';
 import { closeServices, isolateTopics, services } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { createProducer } from '../../lib/kafka.js';
-import { registerValueSchema } from '../../lib/registry.js';
-import { topicName } from '../../lib/topics.js';
-import type { TrackedEventRecord } from '../../lib/tracked-event.js';
+import { createProducer } from '../../lib/kafka/client.js';
+import { registerValueSchema } from '../../lib/kafka/registry.js';
+import { topicName } from '../../lib/kafka/topics.js';
+import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
 import { closeServices, count, isolateTopics, newProject, services, waitForAnalytics, waitForSink } from './helpers.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
-import type { TrackedEventInput } from '../../lib/tracked-event.js';
-import { topicName } from '../../lib/topics.js';
+import type { TrackedEventInput } from '../../domain/tracked-event.js';
+import { topicName } from '../../lib/kafka/topics.js';
 import { PROCESSORS, startProcessors } from '../../processors/main.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
@@ -22,13 +22,14 @@ import {
 
 const SINKS = Object.keys(PROCESSORS) as (keyof typeof PROCESSORS)[];
 
-async function replayFails(...args: string[]): Promise<string> {
+/** Runs a replay that must fail with `code`: 2 for a bad command line, 1 for a refusal. */
+async function replayFails(code: 1 | 2, ...args: string[]): Promise<string> {
   const failed = await runReplay(...args).then(
     () => undefined,
     (err: { code: number; stderr: string }) => err,
   );
   assert.ok(failed, `replay ${args.join(' ')} should fail`);
-  assert.equal(failed.code, 1);
+  assert.equal(failed.code, code);
   return failed.stderr;
 }
 
@@ -102,6 +103,7 @@ describe('scripts/replay --from: rebuilds what the events received since an inst
       }
     };
     await send(first);
+    // Stays a sleep: receive times are in ms, and the cut must fall strictly between the halves'.
     await sleep(20);
     cut = new Date();
     await sleep(20);
@@ -171,13 +173,13 @@ describe('scripts/replay --from: rebuilds what the events received since an inst
     // its held events again and writes their chains again, which change no row.
     const offsets = await storedOffsets();
     const tables = await snapshot(projectId);
-    assert.match(await replayFails('--from', 'yesterday'), /--from: expected a date \(2026-11-01\) or an instant/);
-    assert.match(await replayFails('--from', '2026-11-01T00:00:00'), /got '2026-11-01T00:00:00'/);
-    assert.match(await replayFails('--from', '2999-01-01'), /--from: 2999-01-01T00:00:00.000Z is in the future/);
+    assert.match(await replayFails(2, '--from', 'yesterday'), /--from: expected a date \(2026-11-01\) or an instant/);
+    assert.match(await replayFails(2, '--from', '2026-11-01T00:00:00'), /got '2026-11-01T00:00:00'/);
+    assert.match(await replayFails(2, '--from', '2999-01-01'), /--from: 2999-01-01T00:00:00.000Z is in the future/);
     const running = await startProcessors(services(), ['analytics']);
     try {
       assert.match(
-        await replayFails('--from', cut.toISOString()),
+        await replayFails(1, '--from', cut.toISOString()),
         /stop the running processors first: .*pi\.analytics/,
       );
     } finally {

@@ -8,9 +8,9 @@ import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SMTPServer } from 'smtp-server';
 import type { RunningApi } from '../../api/server.js';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { jobSender, tickQueue } from '../../lib/reports/queue.js';
-import { startReportWorker } from '../../processors/reports/worker.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
+import { jobSender, tickQueue } from '../../store/reports/queue.js';
+import { startReportWorker } from '../../workers/reports/worker.js';
 import {
   call,
   count,

@@ -225,7 +225,7 @@ describe('cohorts, webhooks, API keys, reports and exports', () => {
       assert.deepEqual(errorOf(unsupported).details, {
         field: 'destination',
         reason: 'unsupported_destination',
-        supported: ['postgres', 'duckdb'],
+        supported: ['postgres', 'duckdb', 'parquet'],
       });
     });
 

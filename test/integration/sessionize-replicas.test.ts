@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
-import { groupId } from '../../lib/topics.js';
-import { sessionizeLag } from '../../processors/analytics/progress.js';
-import { analyticsSink } from '../../processors/analytics/sink.js';
-import { SESSIONIZE } from '../../processors/sessionize/processor.js';
+import { groupId } from '../../lib/kafka/topics.js';
+import { sessionizeLag } from '../../processors/analytics-sink/progress.js';
+import { analyticsSink } from '../../processors/analytics-sink/runner.js';
+import { SESSIONIZE } from '../../processors/sessionize/runner.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
 import {

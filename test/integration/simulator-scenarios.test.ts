@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { RunningApi } from '../../api/server.js';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { topicName } from '../../lib/topics.js';
-import { refreshBehaviouralCohorts } from '../../processors/cohorts/behavioural.js';
-import { refreshJobs } from '../../processors/jobs/worker.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
+import { topicName } from '../../lib/kafka/topics.js';
+import { refreshBehaviouralCohorts } from '../../workers/behavioural-cohorts/worker.js';
+import { refreshJobs } from '../../workers/jobs/worker.js';
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import { type ScenarioAnswers, simulate } from '../../scripts/simulate/generator.js';
 import {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
-import type { TrackedEventRecord } from '../../lib/tracked-event.js';
-import { analyticsSink, applyEvents } from '../../processors/analytics/sink.js';
-import { PartitionSessions } from '../../processors/sessionize/chains.js';
+import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { analyticsSink, applyEvents } from '../../processors/analytics-sink/runner.js';
+import { PartitionSessions } from '../../processors/sessionize/core.js';
 import { chainRecord } from '../../processors/sessionize/record.js';
-import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
-import { rawSink } from '../../processors/raw-sink/sink.js';
+import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
+import { rawSink } from '../../processors/raw-sink/runner.js';
 import { closeServices, newProject, services } from './helpers.js';
 
 /**

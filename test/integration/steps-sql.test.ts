@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type StepEvent, stepOf, stepSql } from '../../lib/paths/steps.js';
+import { type StepEvent, stepOf, stepSql } from '../../domain/workflows/steps.js';
 import { closeServices, services } from './helpers.js';
 
 /** The step rule exists twice (TypeScript for the miner, SQL for job drop-offs): they must agree. */

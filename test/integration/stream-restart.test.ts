@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
 import { LISTENER_APPLICATION } from '../../lib/notify.js';
-import { type RunningSender, startWebhookSender } from '../../processors/webhooks/sender.js';
+import { type RunningSender, startWebhookSender } from '../../workers/webhooks/sender.js';
 import { EmbeddedPostgres } from '../../scripts/local-stack/postgres.js';
 import type { RunningApi } from '../../api/server.js';
 import { startApi } from '../../api/server.js';
@@ -81,6 +81,7 @@ describe('listeners survive a Postgres restart', function () {
          values ($1, 'job_cut', 'u-cut', 'jc_cut', now(), 'm')`,
         [projectId],
       );
+      // Stays a sleep: no marker shows a silence. The insert's NOTIFY wakes a live listener in ms.
       await sleep(1500);
       assert.equal(
         client.messages.filter((m) => m.channel).length,

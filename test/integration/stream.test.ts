@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
 import {
   call,
@@ -133,11 +132,19 @@ describe('stream: ws://…/v1/stream', function () {
     assert.match(String(alert.timestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual(completion.data, { job_id: job.body.id, user_id: user, completed_at: at(3) });
 
-    await sleep(1000);
+    // Marker: a completion of the other project, written after ours were published. The server
+    // publishes rows in the order written, each client's on one socket, so had ours leaked to that
+    // client they would have arrived before it.
+    await services().db.query(
+      `insert into job_completions (project_id, job_id, user_id, completion_id, completed_at, message_id)
+       values ($1, 'job_marker', 'u-marker', 'jc_marker', now(), 'm-marker')`,
+      [b.projectId],
+    );
+    const marker = await theirs.next((m) => (m.data as { job_id?: string } | undefined)?.job_id === 'job_marker');
     assert.deepEqual(
       theirs.messages.filter((m) => m.channel),
-      [],
-      'another project sees nothing',
+      [marker],
+      'another project sees nothing of ours',
     );
     mine.ws.close();
     theirs.ws.close();
@@ -223,8 +230,7 @@ describe('stream: ws://…/v1/stream', function () {
 
   it('closes every connection with 1001 when the server shuts down', async () => {
     const own = await startTestApi();
-    const client = await subscribedClient(own.streamUrl, a.keys[1]!, ['job_completions']);
-    await own.close();
+    const client = await subscribedClient(own.streamUrl, a.keys[1]!, ['job_completions']).finally(() => own.close());
     assert.deepEqual(await client.closed, { code: 1001, reason: 'server shutting down' });
   });
 

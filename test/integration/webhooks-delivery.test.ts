@@ -1,12 +1,22 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import type { Services } from '../../lib/services.js';
-import { type RunningSender, startWebhookSender } from '../../processors/webhooks/sender.js';
-import { call, closeServices, errorOf, isolateTopics, newProject, services, waitFor } from './helpers.js';
-import { startReceiver, testPki, verifyStandardWebhook } from './https-receiver.js';
+import { type RunningSender, startWebhookSender } from '../../workers/webhooks/sender.js';
+import {
+  call,
+  closeServices,
+  errorOf,
+  isolateTopics,
+  newProject,
+  services,
+  startRoleProcess,
+  stopProcess,
+  waitFor,
+} from './helpers.js';
+import { type Responder, startReceiver as openReceiver, testPki, verifyStandardWebhook } from './https-receiver.js';
 
 const RETRY_BASE_MS = 300;
 
@@ -41,6 +51,10 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
   let key: string;
   let projectId: string;
   const senders: RunningSender[] = [];
+  // A test's receivers and sender processes go after it, passed or failed: left open, they would
+  // keep the run from ending.
+  const receivers: { close(): Promise<void> }[] = [];
+  const children: ChildProcess[] = [];
 
   before(async () => {
     await isolateTopics();
@@ -52,6 +66,8 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
   // Each test's receiver is gone after it: so are its subscription and what was queued for it.
   // A sender may be recording an attempt meanwhile: a deadlock between the two is retried.
   afterEach(async () => {
+    await Promise.all(children.splice(0).map(stopProcess));
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
     for (let attempt = 1; ; attempt++) {
       try {
         await services().db.query('delete from webhook_subscriptions where project_id = $1', [projectId]);
@@ -68,6 +84,12 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     await api.close();
     await closeServices();
   });
+
+  async function startReceiver(respond?: Responder) {
+    const receiver = await openReceiver(respond);
+    receivers.push(receiver);
+    return receiver;
+  }
 
   async function subscribe(url: string, events = ['job.completed']) {
     const reply = await call<{ id: string; secret: string }>(api, 'POST', '/webhooks', { key, json: { url, events } });
@@ -115,7 +137,6 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     assert.deepEqual(payload.data, { job_id: jobId, user_id: 'u-signed', completed_at: '2026-11-20T10:00:00.000Z' });
     assert.match(payload.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     await waitFor('status succeeded', async () => (await deliveryOf('/signed', receiver)).status === 'succeeded');
-    await receiver.close();
   });
 
   it('retries a failing endpoint with growing gaps and stops at the first 2xx', async () => {
@@ -146,9 +167,16 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     const [a, b, c] = receiver.received.map((r) => r.at) as [number, number, number];
     assert.ok(b - a >= first * 0.95, `first gap ${b - a} ms, scheduled ${first} ms`);
     assert.ok(c - b >= second * 0.95, `second gap ${c - b} ms, scheduled ${second} ms`);
-    await new Promise((r) => setTimeout(r, 3 * RETRY_BASE_MS));
-    assert.equal(receiver.received.length, 3, 'nothing after the success');
-    await receiver.close();
+    // Marker: a later delivery to the same endpoint, claimed from the outbox after the success.
+    // A retry of the first would be claimed there too, and the first is no longer pending there.
+    await complete('u-flaky-later');
+    await waitFor('the later delivery', () => receiver.received.length === 4);
+    const firstId = receiver.received[0]!.headers['webhook-id'];
+    assert.deepEqual(
+      receiver.received.map((r) => r.headers['webhook-id'] === firstId),
+      [true, true, true, false],
+      'nothing after the success',
+    );
   });
 
   it('gives up after 1 + 3 attempts, records it, and redelivers with the same webhook-id', async () => {
@@ -189,7 +217,6 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
       404,
       'unknown delivery',
     );
-    await receiver.close();
   });
 
   it('treats an answer slower than 5 s as failed and retries it with the same webhook-id', async () => {
@@ -203,7 +230,6 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
       return x.status === 'succeeded' && x;
     });
     assert.match(d.attempt_log[0]!.error ?? '', /timeout/i);
-    await receiver.close();
   });
 
   it('refuses private and loopback targets unless allow-listed', async () => {
@@ -242,7 +268,6 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     await strict.stop();
     senders.splice(senders.indexOf(strict), 1);
     await services().db.query(`delete from webhook_subscriptions where url like '%/guarded'`);
-    await receiver.close();
   });
 
   it('shares the outbox between senders without sending anything twice', async () => {
@@ -252,11 +277,22 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     await Promise.all([sender(), sender(), sender()]);
     for (let i = 0; i < 30; i++) await complete(`u-shared-${i}`);
     await waitFor('30 deliveries', () => receiver.received.length >= 30, 30_000);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Marker: nothing is pending and every attempt the senders logged has its answer recorded. A
+    // claim logs its attempt before the request, so every request made has reached the receiver.
+    await waitFor('every logged attempt answered', async () => {
+      const { rows } = await services().db.query<{ open: number; pending: number }>(
+        `select count(*) filter (where a.attempt is not null and a.duration_ms is null)::int as open,
+                count(*) filter (where d.status = 'pending')::int as pending
+         from webhook_deliveries d
+         join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
+         left join webhook_attempts a on a.project_id = d.project_id and a.delivery_id = d.delivery_id
+         where s.url like '%/shared'`,
+      );
+      return rows[0]!.open === 0 && rows[0]!.pending === 0;
+    });
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     assert.equal(ids.length, 30, 'exactly one request per delivery');
     assert.equal(new Set(ids).size, 30);
-    await receiver.close();
   });
 
   it('loses nothing when the sender process is killed mid-delivery; duplicates keep their webhook-id', async () => {
@@ -264,38 +300,32 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 1500 }));
     await subscribe(receiver.url('/crash'));
     for (let i = 0; i < 20; i++) await complete(`u-crash-${i}`);
-    const env = {
-      ...process.env,
-      WEBHOOK_CA_FILE: testPki().caFile,
-      WEBHOOK_ALLOW_HOSTS: 'localhost',
-      PI_WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-      PI_WEBHOOK_LEASE_MS: '6000',
-      PI_POLL_INTERVAL_MS: '500',
-    };
-    const run = (): ChildProcess =>
-      spawn(process.execPath, ['--import', 'tsx', 'processors/main.ts', '--only', 'webhook-sender'], {
-        env,
-        stdio: 'ignore',
+    const run = (): ChildProcess => {
+      const child = startRoleProcess('workers', 'webhook-sender', {
+        WEBHOOK_CA_FILE: testPki().caFile,
+        WEBHOOK_ALLOW_HOSTS: 'localhost',
+        PI_WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        PI_WEBHOOK_LEASE_MS: '6000',
+        PI_POLL_INTERVAL_MS: '500',
       });
+      children.push(child);
+      return child;
+    };
     const first = run();
     await waitFor('requests in flight', () => receiver.received.length > 0, 30_000);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const second = run();
-    try {
-      const done = async () => {
-        const { rows } = await services().db.query<{ pending: number }>(
-          `select count(*) filter (where d.status <> 'succeeded')::int as pending from webhook_deliveries d
-           join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
-           where s.url like '%/crash'`,
-        );
-        return rows[0]!.pending === 0;
-      };
-      await waitFor('every delivery succeeded', done, 60_000);
-    } finally {
-      second.kill('SIGTERM');
-      await new Promise((r) => second.once('exit', r));
-    }
+    const done = async () => {
+      const { rows } = await services().db.query<{ pending: number }>(
+        `select count(*) filter (where d.status <> 'succeeded')::int as pending from webhook_deliveries d
+         join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
+         where s.url like '%/crash'`,
+      );
+      return rows[0]!.pending === 0;
+    };
+    await waitFor('every delivery succeeded', done, 60_000);
+    await stopProcess(second);
     const byId = new Map<string, string[]>();
     for (const r of receiver.received) {
       const body = JSON.parse(r.body) as { data: { user_id: string } };
@@ -304,6 +334,5 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     }
     assert.equal(byId.size, 20, 'every delivery arrived');
     for (const [id, users] of byId) assert.equal(new Set(users).size, 1, `${id}: duplicates are the same delivery`);
-    await receiver.close();
   });
 });

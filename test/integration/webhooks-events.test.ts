@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
-import { refreshCohortMembership } from '../../processors/cohorts/membership.js';
+import { refreshCohortMembership } from '../../workers/cohort-membership/worker.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { type RunningSender, startWebhookSender } from '../../processors/webhooks/sender.js';
+import { type RunningSender, startWebhookSender } from '../../workers/webhooks/sender.js';
 import {
   call,
   closeServices,

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { refreshWorkflows } from '../../lib/paths/workflows.js';
-import { startWorkflowWorker } from '../../processors/paths/worker.js';
-import { type StepEvent, stepsOf } from '../../lib/paths/steps.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
+import { startWorkflowWorker } from '../../workers/workflows/worker.js';
+import { type StepEvent, stepsOf } from '../../domain/workflows/steps.js';
+import { startApi } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
 import {
   call,
+  count,
   errorOf,
   newProject,
   runReplay,
@@ -186,13 +189,15 @@ describe('workflows: paths to goals, materialized', function () {
     assert.equal(sequenceLabel.size, 846);
   });
 
-  it('sepsis.csv: GET /analytics/workflows?goal=Release A registers the goal and agrees with a count from the CSV', async () => {
+  it('sepsis.csv: GET /analytics/workflows?goal=Release A registers the goal, the worker mines it, and it agrees with a count from the CSV', async () => {
+    // The request waits (PI_WORKFLOW_WAIT_MS) for the worker, woken by the request, to mine the goal.
+    const worker = await startWorkflowWorker(services());
     const reply = await call<{ workflows: WorkflowRecord[] }>(
       pipeline!.api,
       'GET',
       `/analytics/workflows?goal=${encodeURIComponent('Release A')}`,
       { key: sepsis.read },
-    );
+    ).finally(() => worker.stop());
     assert.equal(reply.status, 200);
     const { expected, cases } = countPaths(rows, 'Release A');
     const got = reply.body.workflows;
@@ -275,6 +280,52 @@ describe('workflows: paths to goals, materialized', function () {
     assert.equal((await call(api, 'PUT', '/settings/goals', { key: sepsis.read, json: { goals: [] } })).status, 403);
     const invalid = await call(api, 'PUT', '/settings/goals', { key: sepsis.write, json: { goals: [''] } });
     assert.equal(invalid.status, 400);
+  });
+
+  it('never mines in the request: a new goal answers 202 until the worker has mined it; requested goals are bounded and expire', async () => {
+    // An API that does not wait: what a read key's request costs is a row and a notification.
+    const api = await startApi({ ...loadConfig(), port: 0, workflowWaitMs: 0 }, services());
+    try {
+      const { projectId, keys } = await newProject(['admin'], ['analytics:read']);
+      const [admin, read] = keys as [string, string];
+      const ask = (goal: string) =>
+        call<{ workflows: unknown[]; status?: string }>(api, 'GET', `/analytics/workflows?goal=${goal}`, { key: read });
+      const pending = await ask('signup');
+      assert.deepEqual([pending.status, pending.body], [202, { workflows: [], status: 'computing' }]);
+      assert.equal(pending.headers.get('retry-after'), '5');
+      assert.equal(
+        await count('select 1 from workflow_goals where project_id = $1 and computed_at is null', [projectId]),
+        1,
+      );
+      // The worker mines it; the same question then answers 200.
+      assert.equal(await refreshWorkflows(services(), projectId), 1);
+      assert.equal((await ask('signup')).status, 200);
+
+      const limited = await call(api, 'PUT', '/settings/analytics', {
+        key: admin,
+        json: { workflows: { maxRequestedGoals: 2 } },
+      });
+      assert.equal(limited.status, 200, JSON.stringify(limited.body));
+      assert.equal((await ask('checkout')).status, 202);
+      const refused = await ask('junk');
+      assert.equal(refused.status, 409);
+      assert.deepEqual(errorOf(refused).details, { field: 'goal', reason: 'limit_reached', limit: 2 });
+      assert.equal((await ask('checkout')).status, 202, 'a goal already kept is still answered');
+      assert.equal(await count('select 1 from workflow_goals where project_id = $1', [projectId]), 2);
+
+      // A requested goal nobody asked for in requestedGoalTtlDays (30) is forgotten by the next pass.
+      await services().db.query(
+        `update workflow_goals set requested_at = now() - interval '31 days' where project_id = $1 and goal = 'signup'`,
+        [projectId],
+      );
+      await refreshWorkflows(services(), projectId);
+      assert.deepEqual(
+        (await services().db.query('select goal from workflow_goals where project_id = $1', [projectId])).rows,
+        [{ goal: 'checkout' }],
+      );
+    } finally {
+      await api.close();
+    }
   });
 
   it('keeps declared and Job goals up to date as events arrive and users are erased', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { PoolClient } from '../../lib/db.js';
-import { type AdditiveTable, AdditiveDeltas, int } from '../../lib/additive-deltas.js';
+import { type AdditiveTable, AdditiveDeltas, int } from '../../store/additive-deltas.js';
 
 const PAGES: AdditiveTable = {
   table: 'pages',

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { generateKey, hashKey, parseScopes } from '../../lib/api-keys.js';
-import { parseOnly } from '../../processors/main.js';
+import { generateKey, hashKey, parseScopes } from '../../store/api-keys.js';
 
 describe('API keys', () => {
   it('generates distinct keys that carry their id', () => {
@@ -16,14 +15,5 @@ describe('API keys', () => {
     assert.deepEqual(parseScopes('events:write, admin,events:write'), ['events:write', 'admin']);
     assert.throws(() => parseScopes('events:write,root'), /scopes must be/);
     assert.throws(() => parseScopes(''), /scopes must be/);
-  });
-});
-
-describe('processors --only', () => {
-  it('accepts known processor names only', () => {
-    assert.equal(parseOnly([]), undefined);
-    assert.deepEqual(parseOnly(['--only', 'raw-sink']), ['raw-sink']);
-    assert.throws(() => parseOnly(['--only', 'nope']), /--only/);
-    assert.throws(() => parseOnly(['--only']), /--only/);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CriteriaError, parseCriteria, type Properties } from '../../lib/audience.js';
+import { CriteriaError, parseCriteria, type Properties } from '../../domain/jobs/audience.js';
 
 const matches = (criteria: string, properties: Properties) => parseCriteria(criteria)(properties);
 

@@ -5,7 +5,7 @@ import {
   checkCohortCriteria,
   compileCohortCriteria,
   type CohortCriteria,
-} from '../../lib/cohort-criteria.js';
+} from '../../domain/cohorts/criteria.js';
 
 describe('cohort criteria', () => {
   describe('checkCohortCriteria accepts valid criteria', () => {

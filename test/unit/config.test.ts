@@ -2,14 +2,6 @@ import assert from 'node:assert/strict';
 import { ConfigError, databaseName, loadConfig, withDatabase } from '../../lib/config.js';
 
 describe('config', () => {
-  it('has working defaults for the local stack', () => {
-    const config = loadConfig({});
-    assert.equal(config.port, 3000);
-    assert.equal(config.databaseUrl, 'postgres://postgres:postgres@127.0.0.1:5433/pi');
-    assert.deepEqual(config.kafkaBrokers, ['127.0.0.1:9092']);
-    assert.equal(config.schemaRegistryUrl, 'http://127.0.0.1:8081/apis/ccompat/v7');
-  });
-
   it('lists every problem at once', () => {
     assert.throws(
       () => loadConfig({ PORT: 'x', DATABASE_URL: 'mysql://h/db', KAFKA_BROKERS: 'nohost', LOG_LEVEL: 'loud' }),

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
-import { DATE_RANGES, NAMED_RANGES, parseDateRange, type DateRangeResult } from '../../lib/date-range.js';
+import { NAMED_RANGES, parseDateRange, type DateRangeResult } from '../../domain/date-range.js';
 
 describe('date ranges', () => {
-  it('lists the named ranges and custom', () => {
-    assert.deepEqual(NAMED_RANGES, { last_7_days: 7, last_30_days: 30, last_90_days: 90 });
-    assert.deepEqual(DATE_RANGES, ['last_7_days', 'last_30_days', 'last_90_days', 'custom']);
-  });
-
   describe('named ranges end today (UTC) and include both ends', () => {
     const cases: [string, string, string, string][] = [
       ['last_7_days', '2026-03-10T12:00:00.000Z', '2026-03-04', '2026-03-10'],

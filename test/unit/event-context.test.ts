@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_ANALYTICS, analyticsConfig } from '../../lib/analytics-config.js';
-import type { FrictionSignal, SignalKind } from '../../lib/session-contribution.js';
-import type { AnalyticsEvent } from '../../processors/analytics/event.js';
-import { contextOf, sessionOccurrences } from '../../processors/context/core.js';
-import type { Session } from '../../processors/sessionize/core.js';
+import { DEFAULT_ANALYTICS, analyticsConfig } from '../../domain/analytics-config.js';
+import type { FrictionSignal, SignalKind } from '../../domain/contribution/types.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { contextOf, sessionOccurrences } from '../../domain/context/occurrences.js';
+import type { Session } from '../../domain/session.js';
 
 const config = analyticsConfig();
 const WINDOW = DEFAULT_ANALYTICS.contextSuccessWindowMs;

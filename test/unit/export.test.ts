@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { checkCredentials, duckdbFile, parseAccount } from '../../lib/export/credentials.js';
-import { toColumnArrays } from '../../lib/export/postgres-writer.js';
+import { checkCredentials, duckdbFile, parseAccount } from '../../domain/exports/credentials.js';
+import { toColumnArrays } from '../../workers/warehouse-export/postgres-writer.js';
 import {
   type ExportFormat,
   type RawExportRow,
@@ -13,9 +13,9 @@ import {
   exportStart,
   formatBatch,
   rawExportQuery,
-} from '../../lib/export/raw-events.js';
-import { WAREHOUSE_TABLES, createTableSql, destinationColumns } from '../../lib/export/warehouse-tables.js';
-import { publicError } from '../../processors/warehouse-export/worker.js';
+} from '../../domain/exports/raw-events.js';
+import { WAREHOUSE_TABLES, createTableSql, destinationColumns } from '../../workers/warehouse-export/tables.js';
+import { publicError } from '../../workers/warehouse-export/worker.js';
 
 const row = (i: number, properties: object, extra: Partial<RawExportRow> = {}): RawExportRow => ({
   message_id: `m-${i}`,

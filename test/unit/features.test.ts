@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_ANALYTICS, analyticsConfig } from '../../lib/analytics-config.js';
-import type { AnalyticsEvent } from '../../processors/analytics/event.js';
-import { classifyDiscovery, sessionFeatures } from '../../processors/features/core.js';
-import { splitSessions } from '../../processors/sessionize/core.js';
+import { DEFAULT_ANALYTICS, analyticsConfig } from '../../domain/analytics-config.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { classifyDiscovery, sessionFeatures } from '../../domain/features/facts.js';
+import { splitSessions } from '../../domain/session.js';
 
 let offset = 0;
 const ev = (t: number, event: string, properties: Record<string, unknown>): AnalyticsEvent => ({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { analyticsConfig } from '../../lib/analytics-config.js';
-import { type FrictionTotals, frictionIndex, noFriction } from '../../lib/friction-index.js';
-import { frictionAlert } from '../../processors/friction/alerts.js';
+import { analyticsConfig } from '../../domain/analytics-config.js';
+import { type FrictionTotals, frictionIndex, noFriction } from '../../domain/friction/index.js';
+import { frictionAlert } from '../../domain/friction/alerts.js';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 const pageDay = { projectId: 'p1', page: '/checkout', day: '2026-11-20', receivedAt: NOW - 1000 };

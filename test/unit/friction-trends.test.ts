@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
+import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import {
   type PageDay,
   byPage,
@@ -7,7 +7,7 @@ import {
   workflowHistory,
   workflowName,
   workflowPages,
-} from '../../lib/friction-trends.js';
+} from '../../domain/friction/trends.js';
 
 const weights = DEFAULT_ANALYTICS.weights;
 

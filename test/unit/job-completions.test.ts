@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Properties } from '../../lib/audience.js';
-import {
-  type ActiveJob,
-  type GoalEvent,
-  type JobCompletion,
-  jobCompletions,
-} from '../../processors/jobs/completions.js';
+import type { Properties } from '../../domain/jobs/audience.js';
+import { type ActiveJob, type GoalEvent, type JobCompletion, jobCompletions } from '../../domain/jobs/completions.js';
 
 const CREATED = 1_700_000_000_000;
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
+import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import {
   contextualSuccessRate,
   discoveryGapScore,
@@ -7,7 +7,7 @@ import {
   frictionTrend,
   quadrant,
   visibilityRate,
-} from '../../lib/metrics.js';
+} from '../../domain/metrics.js';
 
 describe('metric formulas', () => {
   it('VR, EC and DGS as the spec defines them, as ratios', () => {

@@ -10,8 +10,8 @@ import {
   mergeRepeats,
   mineWorkflows,
   workflowId,
-} from '../../lib/paths/core.js';
-import { type StepEvent, stepOf, stepsOf } from '../../lib/paths/steps.js';
+} from '../../domain/workflows/mining.js';
+import { type StepEvent, stepOf, stepsOf } from '../../domain/workflows/steps.js';
 
 const steps = (names: string, every = 1000) => names.split(' ').map((name, i) => ({ name, at: i * every }));
 

@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { FeatureLine, FrictionLine, GoalLine, ReportContent, WorkflowLine } from '../../lib/reports/data.js';
-import { reportMessage } from '../../lib/reports/message.js';
-import { WORKFLOWS_PER_GOAL, percent, rankFeatures, topWorkflows } from '../../lib/reports/present.js';
-import { renderReport } from '../../lib/reports/render.js';
-import { renderCsv } from '../../lib/reports/render-csv.js';
-import { escapeHtml, renderHtml } from '../../lib/reports/render-html.js';
-import { renderPdf, winAnsi } from '../../lib/reports/render-pdf.js';
+import type { FeatureLine, FrictionLine, GoalLine, ReportContent, WorkflowLine } from '../../workers/reports/data.js';
+import { reportMessage } from '../../workers/reports/message.js';
+import { WORKFLOWS_PER_GOAL, percent, rankFeatures, topWorkflows } from '../../workers/reports/present.js';
+import { renderReport } from '../../workers/reports/render.js';
+import { renderCsv } from '../../workers/reports/render-csv.js';
+import { escapeHtml, renderHtml } from '../../workers/reports/render-html.js';
+import { renderPdf, winAnsi } from '../../workers/reports/render-pdf.js';
 
 const fontDir = path.join(
   path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),

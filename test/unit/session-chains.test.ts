@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { AnalyticsEvent } from '../../processors/analytics/event.js';
-import { applyChains, chainsMatchStored } from '../../processors/analytics/chain-apply.js';
-import { PartitionSessions, chainsOf } from '../../processors/sessionize/chains.js';
-import { type Session, splitSessions } from '../../processors/sessionize/core.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { applyChains, chainsMatchStored } from '../../processors/analytics-sink/core.js';
+import { PartitionSessions, chainsOf } from '../../processors/sessionize/core.js';
+import { type Session, splitSessions } from '../../domain/session.js';
 
 const RULES = { gapMs: 10, maxMs: 25 };
 const P = 'p1';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { DEFAULT_ANALYTICS } from '../../lib/analytics-config.js';
-import { type Attempt, attempts, mineWorkflows } from '../../lib/paths/core.js';
-import { stepsOf } from '../../lib/paths/steps.js';
-import { parseCriteria } from '../../lib/audience.js';
-import type { AnalyticsEvent } from '../../processors/analytics/event.js';
-import { splitSessions } from '../../processors/sessionize/core.js';
+import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
+import { type Attempt, attempts, mineWorkflows } from '../../domain/workflows/mining.js';
+import { stepsOf } from '../../domain/workflows/steps.js';
+import { parseCriteria } from '../../domain/jobs/audience.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { splitSessions } from '../../domain/session.js';
 import { type Simulation, type SimulationOptions, simulate } from '../../scripts/simulate/generator.js';
 
 const DAY = 86_400_000;
@@ -99,7 +99,7 @@ describe('simulator scenarios', () => {
     assert.equal(sessionsOf(simulation).length, answers.sessions);
   });
 
-  it("states the goal's workflows the path rules give on its events (lib/paths)", () => {
+  it("states the goal's workflows the path rules give on its events (domain/workflows)", () => {
     for (const seed of [3, 23, 77]) {
       const simulation = simulate(withScenarios(seed));
       const planned = simulation.answers.scenarios!.workflows;

@@ -6,7 +6,7 @@ import {
   firstOccurrences,
   toRecord,
   unstorable,
-} from '../../lib/tracked-event.js';
+} from '../../domain/tracked-event.js';
 import { toColumns, toRawEventRow } from '../../processors/raw-sink/core.js';
 
 describe('tracked events', () => {

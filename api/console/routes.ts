@@ -1,0 +1,290 @@
+import type { Context } from 'koa';
+import { type Pool, inTransaction } from '../../lib/db.js';
+import { ApiError, fieldError, notFound, unauthorized } from '../errors.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+import {
+  type Role,
+  consumeToken,
+  findUserByEmail,
+  inviteUser,
+  issueToken,
+  listUsers,
+  normaliseEmail,
+  signInLink,
+} from './accounts.js';
+import { burnVerification, hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords.js';
+import { type ConsoleIdentity, clearSessionCookie, endSessions, openSession, ownOrigin } from './sessions.js';
+import { clearAttempts, countAttempt } from './sign-in-limit.js';
+import { originRefusal, tokenKind } from './tokens.js';
+
+const TAG = 'Console';
+
+/** Routes under a console session: an API key (even an admin one) is not a person. */
+function identity(ctx: Context): ConsoleIdentity {
+  if (!ctx.state.console) {
+    throw new ApiError(403, 'forbidden', 'Only a signed-in console session may do this, not an API key.', {
+      reason: 'console_session_required',
+    });
+  }
+  return ctx.state.console;
+}
+
+function owner(ctx: Context): ConsoleIdentity {
+  const who = identity(ctx);
+  if (who.role !== 'owner') {
+    throw new ApiError(403, 'forbidden', "Only the project's owners manage its console members.", {
+      reason: 'owner_required',
+    });
+  }
+  return who;
+}
+
+/** A sign-in posted by another site (login CSRF) is refused; one without Origin (curl) is not. */
+function sameOrigin(ctx: Context): void {
+  const refusal = originRefusal(ctx.get('Origin') || undefined, ownOrigin(ctx), false);
+  if (refusal) throw new ApiError(403, 'forbidden', refusal.message, { reason: refusal.reason });
+}
+
+const presentSession = (who: ConsoleIdentity) => ({
+  user: { id: who.userId, email: who.email, role: who.role, has_password: who.hasPassword },
+  project: { id: who.projectId, name: who.projectName },
+  csrf_token: who.csrfToken,
+  via_link: who.viaLink,
+  expires_at: who.expiresAt.toISOString(),
+});
+
+const presentMember = (u: { userId: string; email: string; role: Role; hasPassword: boolean; createdAt: Date }) => ({
+  id: u.userId,
+  email: u.email,
+  role: u.role,
+  has_password: u.hasPassword,
+  created_at: u.createdAt.toISOString(),
+});
+
+/** The console's own endpoints (/v1/console/…): sign-in, session, password, members, stream token. */
+export function consoleRoutes(db: Pool): Route[] {
+  return [
+    defineRoute<{ email: string; password: string }>({
+      method: 'POST',
+      path: '/console/sign-in',
+      tag: TAG,
+      summary: 'Sign in to the admin console with email and password; sets the session cookie',
+      body: 'console-sign-in.json',
+      success: { status: 200, description: '{ user, project, csrf_token, via_link, expires_at }' },
+      errors: { 401: 'Wrong email or password', 403: 'Posted from another origin', 429: 'Too many attempts' },
+      async handle(ctx, input) {
+        sameOrigin(ctx);
+        const email = normaliseEmail(input.email);
+        await countAttempt(db, [
+          { kind: 'email', value: email },
+          { kind: 'address', value: ctx.ip },
+        ]);
+        const user = await findUserByEmail(db, email);
+        const ok = user?.passwordHash
+          ? await verifyPassword(input.password, user.passwordHash)
+          : await burnVerification(input.password);
+        if (!user || !ok) throw unauthorized('The email or password is wrong.');
+        await clearAttempts(db, email);
+        if (needsRehash(user.passwordHash!)) {
+          await db.query('update console_users set password_hash = $3 where project_id = $1 and user_id = $2', [
+            user.projectId,
+            user.userId,
+            await hashPassword(input.password),
+          ]);
+        }
+        await openSession(db, ctx, user, false);
+        ctx.body = presentSession(ctx.state.console!);
+      },
+    }),
+    defineRoute<{ token: string }>({
+      method: 'POST',
+      path: '/console/sign-in/link',
+      tag: TAG,
+      summary: 'Sign in with a one-time link (the token after #token=); it can be used once, within 24 h',
+      body: 'console-link-sign-in.json',
+      success: { status: 200, description: '{ user, project, csrf_token, via_link: true, expires_at }' },
+      errors: { 401: 'The link is unknown, used or expired', 429: 'Too many attempts from this address' },
+      async handle(ctx, input) {
+        sameOrigin(ctx);
+        await countAttempt(db, [{ kind: 'address', value: ctx.ip }]);
+        const user = tokenKind(input.token) === 'signIn' ? await consumeToken(db, input.token, 'signIn') : undefined;
+        if (!user) throw unauthorized('This sign-in link is unknown, used or expired; ask an owner for a new one.');
+        await openSession(db, ctx, user, true);
+        ctx.body = presentSession(ctx.state.console!);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/console/session',
+      tag: TAG,
+      summary: 'The signed-in console user, their project and the CSRF token for changes',
+      scope: 'admin',
+      success: { status: 200, description: '{ user, project, csrf_token, via_link, expires_at }' },
+      // eslint-disable-next-line @typescript-eslint/require-await
+      async handle(ctx) {
+        ctx.body = presentSession(identity(ctx));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/console/sign-out',
+      tag: TAG,
+      summary: 'End this console session',
+      scope: 'admin',
+      success: { status: 200, description: '{ signed_out: true, sessions_ended }' },
+      async handle(ctx) {
+        const ended = await endSessions(db, identity(ctx), false);
+        clearSessionCookie(ctx);
+        ctx.body = { signed_out: true, sessions_ended: ended };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/console/sign-out-everywhere',
+      tag: TAG,
+      summary: 'End every session of the signed-in user, on every device',
+      scope: 'admin',
+      success: { status: 200, description: '{ signed_out: true, sessions_ended }' },
+      async handle(ctx) {
+        const ended = await endSessions(db, identity(ctx), true);
+        clearSessionCookie(ctx);
+        ctx.body = { signed_out: true, sessions_ended: ended };
+      },
+    }),
+    defineRoute<{ password: string; current_password?: string }>({
+      method: 'PUT',
+      path: '/console/password',
+      tag: TAG,
+      summary:
+        "Set the signed-in user's password (the current one is needed unless the session came from a sign-in link); ends their other sessions",
+      scope: 'admin',
+      body: 'console-password.json',
+      success: { status: 200, description: '{ password_set: true, other_sessions_ended }' },
+      async handle(ctx, input) {
+        const who = identity(ctx);
+        const problem = passwordProblem(input.password);
+        if (problem) throw fieldError('password', 'too_weak', problem);
+        if (who.hasPassword && !who.viaLink) {
+          if (input.current_password === undefined) {
+            throw fieldError('current_password', 'required', 'current_password is required to change the password.');
+          }
+          const user = await findUserByEmail(db, who.email);
+          if (!user?.passwordHash || !(await verifyPassword(input.current_password, user.passwordHash))) {
+            throw fieldError('current_password', 'wrong', 'The current password is wrong.');
+          }
+        }
+        const hash = await hashPassword(input.password);
+        await db.query(
+          'update console_users set password_hash = $3, updated_at = now() where project_id = $1 and user_id = $2',
+          [who.projectId, who.userId, hash],
+        );
+        // A new password shuts out whoever knew the old one: every other session ends, and this
+        // one no longer counts as opened by a link.
+        const { rowCount } = await db.query(
+          'delete from console_sessions where project_id = $1 and user_id = $2 and token_hash <> $3',
+          [who.projectId, who.userId, who.tokenHash],
+        );
+        await db.query('update console_sessions set via_link = false where token_hash = $1', [who.tokenHash]);
+        ctx.body = { password_set: true, other_sessions_ended: rowCount ?? 0 };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/console/stream-token',
+      tag: TAG,
+      summary: 'A one-use token, valid for a minute, for the stream auth message ({"type":"auth","api_key":token})',
+      scope: 'admin',
+      success: { status: 201, description: '{ token, expires_at }' },
+      async handle(ctx) {
+        const { token, expiresAt } = await issueToken(db, identity(ctx), 'stream');
+        ctx.status = 201;
+        ctx.body = { token, expires_at: expiresAt.toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/console/members',
+      tag: TAG,
+      summary: "The project's console members",
+      scope: 'admin',
+      success: { status: 200, description: '{ members: [{ id, email, role, has_password, created_at }] }' },
+      async handle(ctx) {
+        ctx.body = { members: (await listUsers(db, ctx.state.auth.projectId)).map(presentMember) };
+      },
+    }),
+    defineRoute<{ email: string; role?: Role }>({
+      method: 'POST',
+      path: '/console/members',
+      tag: TAG,
+      summary: 'Invite a person (owners only): they get a one-time sign-in link, valid for 24 h',
+      scope: 'admin',
+      body: 'console-member-invite.json',
+      success: { status: 201, description: '{ member, sign_in_link, expires_at }' },
+      errors: { 409: 'The address has an account in another project' },
+      async handle(ctx, input) {
+        const who = owner(ctx);
+        const invited = await inviteUser(db, who.projectId, input.email, input.role ?? 'member', ownOrigin(ctx));
+        ctx.status = 201;
+        ctx.body = {
+          member: presentMember(invited.user),
+          sign_in_link: invited.link,
+          expires_at: invited.expiresAt.toISOString(),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/console/members/:member_id/sign-in-link',
+      tag: TAG,
+      summary: 'A new one-time sign-in link for a member (owners only), e.g. for a forgotten password',
+      scope: 'admin',
+      success: { status: 201, description: '{ sign_in_link, expires_at }' },
+      errors: { 404: 'No such member' },
+      async handle(ctx) {
+        const who = owner(ctx);
+        const member = (await listUsers(db, who.projectId)).find((u) => u.userId === pathParam(ctx, 'member_id'));
+        if (!member) throw notFound('console member');
+        const { token, expiresAt } = await issueToken(db, member, 'signIn');
+        ctx.status = 201;
+        ctx.body = { sign_in_link: signInLink(ownOrigin(ctx), token), expires_at: expiresAt.toISOString() };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/console/members/:member_id',
+      tag: TAG,
+      summary: 'Remove a console member (owners only; not the last owner); their sessions end',
+      scope: 'admin',
+      success: { status: 200, description: '{ id, deleted: true }' },
+      errors: { 404: 'No such member', 409: 'The last owner cannot be removed' },
+      async handle(ctx) {
+        const who = owner(ctx);
+        const id = pathParam(ctx, 'member_id');
+        // The owners' rows are locked first: two owners removing each other at once cannot leave
+        // the project ownerless (the second counts again once the first has committed).
+        const outcome = await inTransaction(db, async (client) => {
+          await client.query("select 1 from console_users where project_id = $1 and role = 'owner' for update", [
+            who.projectId,
+          ]);
+          const { rows } = await client.query<{ role: Role; owners: number }>(
+            `select role, (select count(*)::int from console_users where project_id = $1 and role = 'owner') as owners
+             from console_users where project_id = $1 and user_id = $2`,
+            [who.projectId, id],
+          );
+          const member = rows[0];
+          if (!member) return 'not_found';
+          if (member.role === 'owner' && member.owners <= 1) return 'last_owner';
+          await client.query('delete from console_users where project_id = $1 and user_id = $2', [who.projectId, id]);
+          return 'deleted';
+        });
+        if (outcome === 'not_found') throw notFound('console member');
+        if (outcome === 'last_owner') {
+          throw new ApiError(409, 'conflict', 'The last owner of a project cannot be removed.', {
+            reason: 'last_owner',
+          });
+        }
+        ctx.body = { id, deleted: true };
+      },
+    }),
+  ];
+}

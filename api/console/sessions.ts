@@ -1,0 +1,177 @@
+import type { Context } from 'koa';
+import { type ResolvedKey, TIER_LIMITS } from '../../store/api-keys.js';
+import type { Pool } from '../../lib/db.js';
+import { ApiError, unauthorized } from '../errors.js';
+import type { Role } from './accounts.js';
+import { csrfRefusal, csrfTokenFor, hashToken, newToken, tokenKind } from './tokens.js';
+
+/** A session lasts a week from sign-in; signing out (here or everywhere) ends it sooner. */
+export const SESSION_TTL_MS = 7 * 24 * 3600_000;
+
+// Over HTTPS the __Host- prefix makes the browser refuse the cookie unless it is Secure, for the
+// whole host and set by it (no Domain): a sibling subdomain cannot plant or shadow it.
+const COOKIE = { plain: 'pi_console', secure: '__Host-pi_console' };
+
+export interface ConsoleIdentity {
+  projectId: string;
+  projectName: string;
+  userId: string;
+  email: string;
+  role: Role;
+  hasPassword: boolean;
+  /** opened by a one-time sign-in link */
+  viaLink: boolean;
+  expiresAt: Date;
+  tokenHash: Buffer;
+  csrfToken: string;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Set when the request is authenticated by a console session cookie (then auth acts as an admin key). */
+    console?: ConsoleIdentity;
+  }
+}
+
+export const cookieName = (ctx: Context) => (ctx.secure ? COOKIE.secure : COOKIE.plain);
+
+/**
+ * This service's origin as the browser addressed it (behind a proxy: X-Forwarded-Proto/-Host, the
+ * app trusting its proxy). Not Koa's ctx.origin: from Koa 3 on that is the request's Origin header.
+ */
+export const ownOrigin = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
+
+/** Opens a session for the user: a new random token in an HttpOnly, SameSite=Strict cookie. */
+export async function openSession(
+  db: Pool,
+  ctx: Context,
+  user: { projectId: string; userId: string },
+  viaLink: boolean,
+): Promise<void> {
+  const token = newToken('session');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  const previous = ctx.cookies.get(cookieName(ctx));
+  if (previous) await db.query('delete from console_sessions where token_hash = $1', [hashToken(previous)]);
+  // The user's expired sessions go whenever a new one opens: the table holds live ones and few others.
+  await db.query('delete from console_sessions where project_id = $1 and user_id = $2 and expires_at < now()', [
+    user.projectId,
+    user.userId,
+  ]);
+  await db.query(
+    `insert into console_sessions (project_id, token_hash, user_id, via_link, expires_at) values ($1, $2, $3, $4, $5)`,
+    [user.projectId, hashToken(token), user.userId, viaLink, expiresAt],
+  );
+  ctx.cookies.set(cookieName(ctx), token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.secure,
+    path: '/',
+    expires: expiresAt,
+    overwrite: true,
+  });
+  // The rest of this request sees the new session (the answer carries its CSRF token).
+  ctx.state.console = (await findSession(db, token))?.identity;
+}
+
+export function clearSessionCookie(ctx: Context): void {
+  ctx.cookies.set(cookieName(ctx), '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.secure,
+    path: '/',
+    expires: new Date(0),
+    overwrite: true,
+  });
+}
+
+async function findSession(
+  db: Pool,
+  token: string,
+): Promise<{ identity: ConsoleIdentity; rateLimit: number } | undefined> {
+  const tokenHash = hashToken(token);
+  const { rows } = await db.query<{
+    project_id: string;
+    project_name: string;
+    user_id: string;
+    email: string;
+    role: Role;
+    has_password: boolean;
+    via_link: boolean;
+    expires_at: Date;
+    rate_limit: number;
+  }>(
+    `select s.project_id, p.name as project_name, s.user_id, u.email, u.role, u.password_hash is not null as has_password,
+            s.via_link, s.expires_at,
+            case p.rate_tier when 'standard' then $2::int when 'pro' then $3::int else p.rate_limit_per_hour end as rate_limit
+     from console_sessions s
+     join console_users u on u.project_id = s.project_id and u.user_id = s.user_id
+     join projects p on p.project_id = s.project_id
+     where s.token_hash = $1 and s.expires_at > now()`,
+    [tokenHash, TIER_LIMITS.standard, TIER_LIMITS.pro],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    identity: {
+      projectId: row.project_id,
+      projectName: row.project_name,
+      userId: row.user_id,
+      email: row.email,
+      role: row.role,
+      hasPassword: row.has_password,
+      viaLink: row.via_link,
+      expiresAt: row.expires_at,
+      tokenHash,
+      csrfToken: csrfTokenFor(token),
+    },
+    rateLimit: row.rate_limit,
+  };
+}
+
+/**
+ * The console session of a request without an Authorization header: undefined when it carries no
+ * session cookie; 401 for an unknown, expired or signed-out session; 403 for a change without the
+ * session's CSRF token or from another origin. A session acts as an admin key of its project.
+ */
+export async function authenticateConsole(
+  db: Pool,
+  ctx: Context,
+): Promise<{ auth: ResolvedKey; identity: ConsoleIdentity } | undefined> {
+  const token = ctx.cookies.get(cookieName(ctx));
+  if (!token) return undefined;
+  const found = tokenKind(token) === 'session' ? await findSession(db, token) : undefined;
+  if (!found) {
+    clearSessionCookie(ctx);
+    throw unauthorized('The console session is unknown, expired or signed out; sign in again.');
+  }
+  const refusal = csrfRefusal({
+    method: ctx.method,
+    origin: ctx.get('Origin') || undefined,
+    expectedOrigin: ownOrigin(ctx),
+    header: ctx.get('X-CSRF-Token') || undefined,
+    sessionToken: token,
+  });
+  if (refusal) throw new ApiError(403, 'forbidden', refusal.message, { reason: refusal.reason });
+  const { identity, rateLimit } = found;
+  return {
+    identity,
+    auth: {
+      projectId: identity.projectId,
+      keyId: `console:${identity.userId}`,
+      scopes: ['admin'],
+      rateLimitPerHour: rateLimit,
+      allowedOrigins: null,
+    },
+  };
+}
+
+/** Ends sessions: this one, or every session of its user ("sign out everywhere"). */
+export async function endSessions(db: Pool, identity: ConsoleIdentity, everywhere: boolean): Promise<number> {
+  const { rowCount } = everywhere
+    ? await db.query('delete from console_sessions where project_id = $1 and user_id = $2', [
+        identity.projectId,
+        identity.userId,
+      ])
+    : await db.query('delete from console_sessions where token_hash = $1', [identity.tokenHash]);
+  return rowCount ?? 0;
+}

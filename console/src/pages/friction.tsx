@@ -1,0 +1,251 @@
+import type { ChartConfiguration } from 'chart.js';
+import { useMemo, useState } from 'preact/hooks';
+import { ChartView } from '../components/chart';
+import { CoveredDays, DateRangePicker } from '../components/date-range';
+import { type FrictionAlert, useFrictionAlerts } from '../components/live-alerts';
+import { EmptyState } from '../components/send-events';
+import { Badge, Bar, Facts, Page, Section, ToggleButton, WhenLoaded } from '../components/ui';
+import { count, duration, num, when } from '../format';
+import { type Loaded, useApi, useDateRange } from '../hooks';
+
+interface FrictionPoint {
+  page: string;
+  element: string;
+  friction_index: number;
+  signals: { dead_clicks: number; rage_clicks: number; confusion_loops: number; avg_idle_time: number };
+  users_affected: number;
+  recommended_actions: string[];
+}
+
+interface Trend {
+  workflow: string;
+  friction_history: { date: string; friction_index: number }[];
+  trend: string;
+  percent_change: number;
+  alert_level: string;
+}
+
+const tone = (index: number) => (index >= 0.5 ? 'bad' : index >= 0.3 ? 'warn' : 'info');
+const LEVEL_TONE: Record<string, 'bad' | 'warn' | 'info' | 'muted'> = {
+  critical: 'bad',
+  warning: 'warn',
+  info: 'info',
+  none: 'muted',
+};
+
+function sparkline(trend: Trend): ChartConfiguration<'line'> {
+  const color = trend.alert_level === 'critical' ? '#b91c1c' : trend.alert_level === 'warning' ? '#b45309' : '#1d4ed8';
+  return {
+    type: 'line',
+    data: {
+      labels: trend.friction_history.map((h) => h.date),
+      datasets: [
+        {
+          data: trend.friction_history.map((h) => h.friction_index),
+          borderColor: color,
+          backgroundColor: `${color}22`,
+          fill: true,
+          pointRadius: 0,
+          borderWidth: 2,
+          tension: 0.3,
+        },
+      ],
+    },
+    options: {
+      scales: { x: { display: false }, y: { display: false, min: 0 } },
+      plugins: { legend: { display: false }, tooltip: { intersect: false, mode: 'index' } },
+    },
+  };
+}
+
+export function Friction() {
+  const range = useDateRange();
+  const points = useApi<{ friction_points: FrictionPoint[]; date_range: { start: string; end: string } }>(
+    `/analytics/friction?${range.query}`,
+  );
+  const trends = useApi<{ trends: Trend[] }>('/analytics/friction/trends');
+  const live = useFrictionAlerts();
+  const [showCalm, setShowCalm] = useState(false);
+  const calm = points.data?.friction_points.filter((p) => p.friction_index === 0).length ?? 0;
+  return (
+    <Page
+      title="Friction"
+      lead="Where users struggle: dead and rage clicks, confusion loops and idle time, worst first, with what to do about it."
+    >
+      <div class="toolbar">
+        <DateRangePicker />
+      </div>
+      <LiveAlerts status={live.status} alerts={live.alerts} />
+      <TrendList loaded={trends} />
+      <Section title="Friction points">
+        <WhenLoaded loaded={points} what="friction points">
+          {(data) =>
+            data.friction_points.length === 0 ? (
+              <EmptyState
+                title="No friction measured in this range"
+                events={[
+                  { user_id: 'u_42', event: 'page_view', properties: { page: '/reports' } },
+                  {
+                    user_id: 'u_42',
+                    event: 'click',
+                    properties: {
+                      page: '/reports',
+                      element: '#export',
+                      element_type: 'button',
+                      x: 412,
+                      y: 88,
+                      ui_response: false,
+                    },
+                  },
+                ]}
+              >
+                <p>
+                  Friction comes from <code>page_view</code> and <code>click</code> events: clicks without a UI response
+                  (<code>ui_response: false</code>), bursts of clicks on one spot, pages visited back and forth, long
+                  pauses.
+                </p>
+              </EmptyState>
+            ) : (
+              <>
+                <CoveredDays range={data.date_range} />
+                <ol class="cards" aria-label="Friction points, worst first">
+                  {data.friction_points
+                    .filter((p) => p.friction_index > 0 || showCalm)
+                    .map((p) => (
+                      <li key={`${p.page} ${p.element}`} class="card point">
+                        <h3>
+                          {p.page}
+                          {p.element !== '*' && <span class="element"> · {p.element}</span>}
+                          {p.element === '*' && <span class="muted"> (whole page)</span>}
+                        </h3>
+                        <p class="index">
+                          Friction Index <strong>{num(p.friction_index)}</strong>{' '}
+                          <Bar value={p.friction_index} tone={tone(p.friction_index)} />
+                        </p>
+                        <Facts
+                          kind="signals"
+                          items={[
+                            ['Dead clicks', count(p.signals.dead_clicks)],
+                            ['Rage clicks', count(p.signals.rage_clicks)],
+                            ['Loops', count(p.signals.confusion_loops)],
+                            ['Avg idle', duration(p.signals.avg_idle_time)],
+                            ['Users', count(p.users_affected)],
+                          ]}
+                        />
+                        {p.recommended_actions.length > 0 && (
+                          <>
+                            <h4>Recommended</h4>
+                            <ul class="actions-list">
+                              {p.recommended_actions.map((a) => (
+                                <li key={a}>{a}</li>
+                              ))}
+                            </ul>
+                          </>
+                        )}
+                      </li>
+                    ))}
+                </ol>
+                {calm > 0 && (
+                  <ToggleButton
+                    open={showCalm}
+                    set={setShowCalm}
+                    show={`Show ${calm} more points without friction`}
+                    hide={`Hide the ${calm} points without friction`}
+                  />
+                )}
+              </>
+            )
+          }
+        </WhenLoaded>
+      </Section>
+    </Page>
+  );
+}
+
+function LiveAlerts({ status, alerts }: { status: string; alerts: FrictionAlert[] }) {
+  return (
+    <section class="card live" aria-labelledby="live-title">
+      <div class="live-head">
+        <h2 id="live-title">Live alerts</h2>
+        <span class={`live-status live-status--${status}`} role="status">
+          {status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+        </span>
+      </div>
+      <div aria-live="polite" aria-relevant="additions">
+        {alerts.length === 0 ? (
+          <p class="muted">
+            Alerts appear here the moment a page&apos;s Friction Index crosses the alert threshold (from the stream,
+            while this page is open).
+          </p>
+        ) : (
+          <ul class="alerts">
+            {alerts.map((a) => (
+              <li key={a.alert_id}>
+                <Badge tone={tone(a.friction_index)}>FI {num(a.friction_index)}</Badge> <strong>{a.page}</strong>,{' '}
+                {count(a.users_affected)} users affected, {a.day} <span class="muted">({when(a.timestamp)})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}
+
+const SEVERITY: Record<string, number> = { critical: 3, warning: 2, info: 1, none: 0 };
+const TRENDS_SHOWN = 6;
+
+/** Trends that need attention first: alert level, then the steepest rise. */
+function TrendList({ loaded }: { loaded: Loaded<{ trends: Trend[] }> }) {
+  const [all, setAll] = useState(false);
+  const sorted = useMemo(
+    () =>
+      [...(loaded.data?.trends ?? [])].sort(
+        (a, b) =>
+          (SEVERITY[b.alert_level] ?? 0) - (SEVERITY[a.alert_level] ?? 0) ||
+          b.percent_change - a.percent_change ||
+          a.workflow.localeCompare(b.workflow),
+      ),
+    [loaded.data],
+  );
+  const trends = all ? sorted : sorted.slice(0, TRENDS_SHOWN);
+  const charts = useMemo(() => trends.map(sparkline), [sorted, all]);
+  return (
+    <Section title="Trends, last 28 days">
+      <WhenLoaded loaded={loaded} what="trends">
+        {() => (
+          <>
+            {trends.length === 0 && <p class="muted">No daily friction history yet.</p>}
+            <ul class="cards trends">
+              {trends.map((t, i) => (
+                <li key={t.workflow} class="card trend">
+                  <h3>{t.workflow}</h3>
+                  <ChartView
+                    size="spark"
+                    config={charts[i] as ChartConfiguration}
+                    label={`Daily Friction Index of ${t.workflow} over ${t.friction_history.length} days`}
+                  />
+                  <p>
+                    <Badge tone={LEVEL_TONE[t.alert_level] ?? 'muted'}>
+                      {t.alert_level === 'none' ? 'No alert' : `Alert: ${t.alert_level}`}
+                    </Badge>{' '}
+                    {t.trend} ({t.percent_change > 0 ? '+' : ''}
+                    {num(t.percent_change)} %)
+                  </p>
+                </li>
+              ))}
+            </ul>
+            {sorted.length > TRENDS_SHOWN && (
+              <ToggleButton
+                open={all}
+                set={setAll}
+                show={`Show all ${sorted.length} trends`}
+                hide="Show the first six"
+              />
+            )}
+          </>
+        )}
+      </WhenLoaded>
+    </Section>
+  );
+}

@@ -1,0 +1,121 @@
+import { useCreateFlow, useSubmit } from '../../actions';
+import { api } from '../../api';
+import { CheckGroup, Field, FormActions } from '../../components/form';
+import { ACTIONS, DataTable } from '../../components/table';
+import { Badge, DeleteButton, ErrorNotice, SecretOnce, Section, WhenLoaded } from '../../components/ui';
+import { when } from '../../format';
+import { useApi } from '../../hooks';
+import { SettingsPage } from './tabs';
+import { someChecked, text } from '../../forms';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const SCOPES = [
+  ['events:write', 'Send events and identify users (for your app or the tracker)'],
+  ['analytics:read', 'Read analytics and exports'],
+  ['admin', 'Everything, settings included'],
+] as const;
+
+export function ApiKeys() {
+  const list = useApi<{ api_keys: ApiKey[]; total: number }>('/api-keys?per_page=100');
+  const create = useCreateFlow<{ name: string; key: string }>(list.reload);
+  return (
+    <SettingsPage>
+      <Section
+        title="API Keys"
+        actions={
+          !create.creating &&
+          !create.secret && (
+            <button type="button" class="button button--primary" onClick={create.start}>
+              Create New Key
+            </button>
+          )
+        }
+      >
+        <p class="muted">
+          Keys authenticate calls to the API (<code>Authorization: Bearer …</code>). Keep them out of version control,
+          use one per environment and rotate them now and then.
+        </p>
+        {create.creating && <NewKeyForm onCancel={create.cancel} onCreated={create.created} />}
+        {create.secret && (
+          <SecretOnce
+            label={`Your new key “${create.secret.name || 'unnamed'}”`}
+            value={create.secret.key}
+            note="Copy it now: it is shown only this once. The service keeps a hash, never the key."
+            onDone={create.done}
+          />
+        )}
+        <WhenLoaded loaded={list} what="API keys">
+          {(data) => (
+            <DataTable label="API keys" columns={['Name', 'Scopes', 'Created', 'Last used', 'Status', ACTIONS]}>
+              {data.api_keys.map((k) => (
+                <tr key={k.id}>
+                  <th scope="row">
+                    {k.name || <span class="muted">unnamed</span>} <span class="mono muted id">{k.id}</span>
+                  </th>
+                  <td>{k.scopes.join(', ')}</td>
+                  <td>{when(k.created_at)}</td>
+                  <td>{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
+                  <td>
+                    {k.revoked_at ? (
+                      <Badge tone="muted">Revoked {when(k.revoked_at)}</Badge>
+                    ) : (
+                      <Badge tone="good">Active</Badge>
+                    )}
+                  </td>
+                  <td>
+                    {!k.revoked_at && (
+                      <DeleteButton
+                        label="Revoke"
+                        ariaLabel={`Revoke key ${k.name || k.id}`}
+                        title={`Revoke the key “${k.name || k.id}”?`}
+                        body={<p>Everything that uses it is refused from this moment on. This cannot be undone.</p>}
+                        confirmLabel="Revoke key"
+                        path={`/api-keys/${k.id}`}
+                        then={list.reload}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
+        </WhenLoaded>
+      </Section>
+    </SettingsPage>
+  );
+}
+
+function NewKeyForm({
+  onCancel,
+  onCreated,
+}: {
+  onCancel: () => void;
+  onCreated: (key: { name: string; key: string }) => void;
+}) {
+  const { busy, error, onSubmit } = useSubmit(async (data) => {
+    const scopes = someChecked(data, 'scope', 'scope');
+    const name = text(data, 'name');
+    const created = await api<{ key: string }>('POST', '/api-keys', { name, scopes });
+    onCreated({ name, key: created.key });
+  });
+  return (
+    <form class="card stack" aria-label="New API key" onSubmit={onSubmit}>
+      <Field label="Name">
+        {(control) => (
+          <input {...control} name="name" maxLength={200} placeholder="e.g. web app production" autoFocus />
+        )}
+      </Field>
+      <CheckGroup legend="Scopes" name="scope" options={SCOPES} checked={(scope) => scope === 'events:write'} />
+      <ErrorNotice error={error} />
+      <FormActions busy={busy} label="Create key" working="Creating…" onCancel={onCancel} />
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ComponentChildren } from 'preact';
+import { NavLinks } from '../../components/nav';
+import { Page } from '../../components/ui';
+
+const TABS = [
+  ['/console/settings/api-keys', 'API Keys'],
+  ['/console/settings/integrations', 'Integrations'],
+  ['/console/settings/members', 'Members'],
+  ['/console/settings/account', 'Account'],
+] as const;
+
+const INTEGRATION_TABS = [
+  ['/console/settings/integrations/webhooks', 'Webhooks'],
+  ['/console/settings/integrations/subscriptions', 'Subscriptions'],
+] as const;
+
+/** A page of Settings under its tabs: API Keys | Integrations (→ Webhooks | Subscriptions) | Members | Account */
+export function SettingsPage({
+  integrations = false,
+  children,
+}: {
+  integrations?: boolean;
+  children: ComponentChildren;
+}) {
+  return (
+    <Page title="Settings" lead="API keys, integrations and the people of this project.">
+      <NavLinks class="tabs" label="Settings" links={TABS} />
+      {integrations && <NavLinks class="tabs" label="Integrations" links={INTEGRATION_TABS} />}
+      {children}
+    </Page>
+  );
+}

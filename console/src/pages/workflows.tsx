@@ -1,0 +1,179 @@
+import type { ChartConfiguration } from 'chart.js';
+import { useMemo, useState } from 'preact/hooks';
+import { ChartView } from '../components/chart';
+import { QueryForm } from '../components/form';
+import { EmptyState } from '../components/send-events';
+import { Facts, Page, Section, ToggleButton, WhenLoaded } from '../components/ui';
+import { count, duration, num, percent } from '../format';
+import { useApi, useQueryParam } from '../hooks';
+
+interface Workflow {
+  workflow_id: string;
+  goal: string;
+  path: string[];
+  frequency: number;
+  efficiency_score: number;
+  avg_time: number;
+  completion_rate: number;
+  occurrences: number;
+  users: number;
+  user_share: number;
+}
+
+interface Efficiency {
+  workflow_id: string;
+  goal: string;
+  optimal_steps: number;
+  actual_avg_steps: number;
+  efficiency_score: number;
+  friction_points: { step: string; friction_index: number; common_issues: string[] }[];
+}
+
+export function Workflows() {
+  const [goal, setGoal] = useQueryParam('goal');
+  const goals = useApi<{ goals: string[] }>('/settings/goals');
+  const loaded = useApi<{ workflows: Workflow[] }>(
+    goal ? `/analytics/workflows?goal=${encodeURIComponent(goal)}` : '/analytics/workflows',
+  );
+  const byGoal = useMemo(() => {
+    const groups = new Map<string, Workflow[]>();
+    for (const w of loaded.data?.workflows ?? []) groups.set(w.goal, [...(groups.get(w.goal) ?? []), w]);
+    return [...groups];
+  }, [loaded.data]);
+  const known = [...new Set([...(goals.data?.goals ?? []), ...byGoal.map(([g]) => g)])];
+  return (
+    <Page
+      title="Workflows"
+      lead="The paths users actually take to a goal, found from behaviour: how often, how quickly, and where they stumble."
+    >
+      <p class="muted">
+        Paths cover all the project&apos;s history as last mined (the workflows endpoint takes no date range). Goals
+        kept: active Job goals, declared goals and every goal asked for here.
+      </p>
+      <QueryForm
+        param="goal"
+        formLabel="Goal"
+        label="Goal event"
+        placeholder="e.g. report_exported"
+        suggestions={known}
+        submit="Show paths"
+      >
+        {goal && (
+          <button type="button" class="button button--quiet" onClick={() => setGoal('')}>
+            All goals
+          </button>
+        )}
+      </QueryForm>
+      <WhenLoaded loaded={loaded} what="workflows">
+        {() =>
+          byGoal.length === 0 ? (
+            <EmptyState
+              title={goal ? `No paths to ${goal} yet` : 'No workflows yet'}
+              events={[
+                { user_id: 'u_42', event: 'page_view', properties: { page: '/reports' } },
+                { user_id: 'u_42', event: 'feature_used', properties: { page: '/reports', feature: 'filters' } },
+                { user_id: 'u_42', event: 'report_exported', properties: { page: '/reports', success: true } },
+              ]}
+            >
+              <p>
+                A workflow is the steps (pages and features) users took before a goal event. Name a goal above (any
+                event, e.g. <code>report_exported</code>), declare goals with <code>PUT /v1/settings/goals</code>, or
+                create a Job with a goal.
+              </p>
+            </EmptyState>
+          ) : (
+            byGoal.map(([g, workflows]) => (
+              <Section
+                key={g}
+                class="card"
+                title={
+                  <>
+                    Paths to <code>{g}</code>
+                  </>
+                }
+              >
+                <ol class="paths">
+                  {workflows.map((w) => (
+                    <WorkflowItem key={w.workflow_id} workflow={w} />
+                  ))}
+                </ol>
+              </Section>
+            ))
+          )
+        }
+      </WhenLoaded>
+    </Page>
+  );
+}
+
+function WorkflowItem({ workflow: w }: { workflow: Workflow }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li class="path">
+      <ol class="steps" aria-label={`Path of ${w.path.length} steps`}>
+        {w.path.map((step, i) => (
+          <li key={`${i}-${step}`} class="step">
+            {step}
+          </li>
+        ))}
+      </ol>
+      <Facts
+        kind="signals"
+        items={[
+          ['Frequency', percent(w.frequency)],
+          ['Completion', percent(w.completion_rate)],
+          ['Avg time', duration(w.avg_time)],
+          ['Efficiency', num(w.efficiency_score)],
+          ['Users', `${count(w.users)} (${percent(w.user_share)})`],
+        ]}
+      />
+      <ToggleButton open={open} set={setOpen} show="Step friction" hide="Hide step friction" />
+      {open && <StepFriction id={w.workflow_id} />}
+    </li>
+  );
+}
+
+function StepFriction({ id }: { id: string }) {
+  const efficiency = useApi<Efficiency>(`/analytics/workflows/${encodeURIComponent(id)}/efficiency`);
+  const chart = useMemo<ChartConfiguration<'bar'> | undefined>(
+    () =>
+      efficiency.data && {
+        type: 'bar',
+        data: {
+          labels: efficiency.data.friction_points.map((p) => p.step),
+          datasets: [
+            {
+              label: 'Friction Index',
+              data: efficiency.data.friction_points.map((p) => p.friction_index),
+              backgroundColor: '#b45309',
+            },
+          ],
+        },
+        options: { indexAxis: 'y', scales: { x: { min: 0, max: 1 } }, plugins: { legend: { display: false } } },
+      },
+    [efficiency.data],
+  );
+  return (
+    <WhenLoaded loaded={efficiency} what="step friction">
+      {(data) =>
+        chart && (
+          <div class="efficiency">
+            <p>
+              Shortest successful path: {data.optimal_steps} {data.optimal_steps === 1 ? 'step' : 'steps'}; users take{' '}
+              {num(data.actual_avg_steps)} on average (efficiency {num(data.efficiency_score)}).
+            </p>
+            <ChartView size="medium" config={chart} label={`Friction Index per step of the path; listed below.`} />
+            <ul>
+              {data.friction_points.map((p, i) => (
+                <li key={`${i}-${p.step}`}>
+                  <strong>{p.step}</strong>: FI {num(p.friction_index)}
+                  {p.common_issues.length > 0 && <> — {p.common_issues.join(', ')}</>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )
+      }
+    </WhenLoaded>
+  );
+}

@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import { type AnalyticsEvent, byTime } from './event.js';
+
+export interface Session {
+  /** Deterministic: the same events give the same id, live or replayed. */
+  session_id: string;
+  user_id: string;
+  started_at: number;
+  ended_at: number;
+  events: AnalyticsEvent[];
+}
+
+export function sessionId(userId: string, firstMessageId: string): string {
+  return `s_${crypto.createHash('sha256').update(`${userId}\u0000${firstMessageId}`).digest('hex').slice(0, 24)}`;
+}
+
+/**
+ * Splits one user's events into sessions: sorted by time (ties in arrival order), a new session
+ * starts at a gap of `gapMs` or more, or when the session would exceed `maxMs`. A pure function of
+ * the set of events, so late and out-of-order events land where they belong.
+ */
+export function splitSessions(events: AnalyticsEvent[], gapMs: number, maxMs: number): Session[] {
+  const sorted = [...events].sort(byTime);
+  const sessions: Session[] = [];
+  let current: Session | undefined;
+  for (const event of sorted) {
+    if (!current || event.timestamp - current.ended_at >= gapMs || event.timestamp - current.started_at > maxMs) {
+      current = {
+        session_id: sessionId(event.user_id, event.message_id),
+        user_id: event.user_id,
+        started_at: event.timestamp,
+        ended_at: event.timestamp,
+        events: [],
+      };
+      sessions.push(current);
+    }
+    current.events.push(event);
+    current.ended_at = event.timestamp;
+  }
+  return sessions;
+}

@@ -1,0 +1,31 @@
+import { loadConfig } from './config.js';
+import { createLogger } from './log.js';
+import { type Services, connectServices, prepare } from './services.js';
+
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs one role of the service (api, processors, workers) in this process until SIGINT or
+ * SIGTERM: connects, prepares (migrations, topics, schemas; idempotent), starts, and on the
+ * signal stops what it started and closes the connections before exiting.
+ */
+export async function runRole(role: string, start: (services: Services) => Promise<Stoppable[]>): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, { service: role });
+  const services = connectServices(config, log);
+  await prepare(services);
+  const running = await start(services);
+  log.info({ role }, 'started');
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'stopping');
+    await Promise.all(running.map((r) => r.stop()));
+    await services.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', (s) => void stop(s));
+  process.once('SIGTERM', (s) => void stop(s));
+  // Started by a supervisor (npm start): its death closes the channel, and the role stops with it.
+  if (process.send) process.once('disconnect', () => void stop('supervisor gone'));
+}

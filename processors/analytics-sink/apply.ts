@@ -1,0 +1,115 @@
+import type { AnalyticsConfig } from '../../domain/analytics-config.js';
+import { type PageDay, frictionAlert } from '../../domain/friction/alerts.js';
+import type { FrictionTotals } from '../../domain/friction/index.js';
+import type { PoolClient } from '../../lib/db.js';
+import { keepingAnswerTables } from '../../store/answer-tables.js';
+import { ContributionDeltas } from '../../store/contributions.js';
+import { refreshFeatureUsers } from '../../store/feature-users.js';
+import { type SessionWrites, writeSessions } from '../../store/sessions.js';
+import { refreshUserMetrics } from '../../store/user-metrics.js';
+import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
+import type { SessionChange } from './resessionize.js';
+import type { StoredEvent } from './stored-events.js';
+import { factsOf } from '../../store/friction-facts.js';
+
+/**
+ * Writes the changed sessions, their shares of the daily and answer tables, and the moments the
+ * events stored now raise (alerts, friction episodes, interventions, job completions).
+ */
+export async function applyChanges(
+  client: PoolClient,
+  rows: StoredEvent[],
+  changes: SessionChange[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<void> {
+  const pageDays = new Map<string, PageDay>();
+  const deltas = new ContributionDeltas();
+  const features: { projectId: string; userId: string; feature: string }[] = [];
+  const writes: SessionWrites = { removed: [], added: [] };
+  const users = changes
+    .map((c) => c.t)
+    .sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
+  for (const { t, old, fresh } of changes) {
+    for (const session of old) {
+      deltas.add(t.projectId, session.contribution, -1);
+      writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
+    }
+    for (const { c, receivedAt } of fresh) {
+      deltas.add(t.projectId, c, 1);
+      writes.added.push({ projectId: t.projectId, userId: t.userId, c });
+      for (const p of c.pages) {
+        const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
+        const latest = Math.max(pageDays.get(key)?.receivedAt ?? 0, receivedAt);
+        pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: latest });
+      }
+    }
+    const touchedFeatures = [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) => c.features);
+    for (const feature of new Set(touchedFeatures.map((f) => f.feature))) {
+      features.push({ projectId: t.projectId, userId: t.userId, feature });
+    }
+  }
+  await keepingAnswerTables(client, users, async () => {
+    // Sessions and daily tables first: the refreshes below read them.
+    await writeSessions(client, writes);
+    await deltas.apply(client);
+    await refreshFeatureUsers(client, features);
+    await refreshUserMetrics(client, users, configs);
+  });
+  await raiseAlerts(client, [...pageDays.values()], configs);
+  await recordFrictionEpisodes(client, writes.added, configs);
+  await recordInterventions(
+    client,
+    rows.filter((r) => r.intervention),
+  );
+  await recordJobCompletions(
+    client,
+    rows.map((r) => ({
+      project_id: r.project_id,
+      user_id: r.user_id,
+      event: r.event,
+      message_id: r.message_id,
+      occurred_at: r.ms,
+      received_at: r.rx,
+    })),
+  );
+}
+
+/**
+ * One alert per page and day once the page's Friction Index that day reaches the threshold with
+ * enough users affected. Alerts are moments, not state: a replay does not raise them again.
+ */
+async function raiseAlerts(client: PoolClient, pageDays: PageDay[], configs: Map<string, AnalyticsConfig>) {
+  if (pageDays.length === 0) return;
+  const { rows } = await client.query<FrictionTotals & { i: number; users: number }>(
+    `select k.i, ${factsOf('p')},
+            (select count(*)::int from friction_page_users u
+             where u.project_id = p.project_id and u.page = p.page and u.day = p.day) as users
+     from unnest($1::uuid[], $2::text[], $3::date[]) with ordinality as k(project_id, page, day, i)
+     join friction_page_daily p on p.project_id = k.project_id and p.page = k.page and p.day = k.day
+     order by k.i`,
+    [pageDays.map((pd) => pd.projectId), pageDays.map((pd) => pd.page), pageDays.map((pd) => pd.day)],
+  );
+  const now = Date.now();
+  const alerts = rows.flatMap((row) => {
+    const pd = pageDays[row.i - 1]!;
+    return frictionAlert(pd, row, row.users, configs.get(pd.projectId)!, now) ?? [];
+  });
+  if (alerts.length === 0) return;
+  // In key order, as every shared row (see AdditiveDeltas.apply).
+  alerts.sort(
+    (a, b) => a.projectId.localeCompare(b.projectId) || a.page.localeCompare(b.page) || a.day.localeCompare(b.day),
+  );
+  await client.query(
+    `insert into friction_alerts (project_id, alert_id, page, day, friction_index, users_affected)
+     select * from unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::float8[], $6::int[])
+     on conflict (project_id, page, day) do nothing`,
+    [
+      alerts.map((a) => a.projectId),
+      alerts.map((a) => a.alertId),
+      alerts.map((a) => a.page),
+      alerts.map((a) => a.day),
+      alerts.map((a) => a.index),
+      alerts.map((a) => a.users),
+    ],
+  );
+}

@@ -1,0 +1,146 @@
+import { ContributionDeltas } from '../../store/contributions.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
+import { keepingAnswerTables } from '../../store/answer-tables.js';
+import type { SessionContribution } from '../../domain/contribution/types.js';
+import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { lockUsers } from '../../store/locks.js';
+import { deleteSessions } from '../../store/sessions.js';
+import type { SinkMessage } from '../runtime/postgres-sink.js';
+import { type StoredSpan, sessionsHolding } from '../runtime/replay-plan.js';
+import { applyEvents } from './runner.js';
+
+/** Users per transaction: each holds one advisory lock per user until it commits. */
+const USERS_PER_TRANSACTION = 200;
+
+export interface AnalyticsReset {
+  users: number;
+  sessions: number;
+  events: number;
+}
+
+/**
+ * Takes out of the analytics tables what the events received at or after `from` contributed, so
+ * that re-reading them gives what a full replay gives. Per user: the sessions holding such an
+ * event are subtracted from the daily tables and deleted with their signals, the events are
+ * deleted, and the user's other events of those sessions are fed through the sink again, which
+ * re-splits them (a session of old events only is rebuilt as such). Removing whole sessions leaves
+ * the user's other sessions exactly as a split of the remaining events gives them, so the sink's
+ * invariant (sessions = split of the stored events, daily tables = sum of sessions) holds after
+ * every transaction. feature_users and user_metrics of these users are refreshed when their
+ * removed events come back, as during any replay.
+ */
+export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<AnalyticsReset> {
+  const { rows: users } = await db.query<{ project_id: string; user_id: string }>(
+    'select distinct project_id, user_id from session_events where received_at >= $1 order by 1, 2',
+    [from],
+  );
+  const done: AnalyticsReset = { users: users.length, sessions: 0, events: 0 };
+  for (let i = 0; i < users.length; i += USERS_PER_TRANSACTION) {
+    const chunk = users.slice(i, i + USERS_PER_TRANSACTION);
+    const counts = await inTransaction(db, async (client) => {
+      await lockUsers(
+        client,
+        chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
+      );
+      const keys = [chunk.map((u) => u.project_id), chunk.map((u) => u.user_id)];
+      // Read under the locks: an erasure that committed meanwhile left nothing to take out.
+      const { rows: removed } = await client.query<{ project_id: string; user_id: string; times: number[] }>(
+        `select e.project_id, e.user_id, array_agg((extract(epoch from e.occurred_at) * 1000)::bigint) as times
+         from session_events e join unnest($1::uuid[], $2::text[]) as u(project_id, user_id) using (project_id, user_id)
+         where e.received_at >= $3 group by 1, 2`,
+        [...keys, from],
+      );
+      const { rows: candidates } = await client.query<{
+        project_id: string;
+        user_id: string;
+        session_id: string;
+        started: number;
+        ended: number;
+        contribution: SessionContribution;
+      }>(
+        `select s.project_id, s.user_id, s.session_id, s.contribution,
+                (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended
+         from sessions s
+         join (select project_id, user_id, min(occurred_at) as lo, max(occurred_at) as hi from session_events
+               where received_at >= $3 and (project_id, user_id) in (select * from unnest($1::uuid[], $2::text[]))
+               group by 1, 2) r using (project_id, user_id)
+         where s.started_at <= r.hi and s.ended_at >= r.lo`,
+        [...keys, from],
+      );
+      const timesOf = new Map(removed.map((r) => [`${r.project_id}\u0000${r.user_id}`, r.times.map(Number)]));
+      const byUser = new Map<string, ((typeof candidates)[number] & StoredSpan)[]>();
+      for (const c of candidates) {
+        const key = `${c.project_id}\u0000${c.user_id}`;
+        let list = byUser.get(key);
+        if (!list) byUser.set(key, (list = []));
+        list.push({ ...c, started: Number(c.started), ended: Number(c.ended) });
+      }
+      const dropped = [...byUser].flatMap(([key, sessions]) => sessionsHolding(sessions, timesOf.get(key) ?? []));
+
+      const deltas = new ContributionDeltas();
+      for (const s of dropped) deltas.add(s.project_id, s.contribution, -1);
+      await deleteSessions(
+        client,
+        dropped.map((s) => ({ projectId: s.project_id, sessionId: s.session_id })),
+      );
+      await keepingAnswerTables(
+        client,
+        chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
+        () => deltas.apply(client),
+      );
+      // The removed events, and the other events of the dropped sessions, which go back through the sink.
+      const { rows: events } = await client.query<{
+        project_id: string;
+        user_id: string;
+        message_id: string;
+        ts: string;
+        rx: string;
+        kafka_offset: string;
+        event: string;
+        properties: string;
+        again: boolean;
+      }>(
+        `delete from session_events e
+         where ((e.project_id, e.user_id) in (select * from unnest($1::uuid[], $2::text[])) and e.received_at >= $3)
+            or exists (select 1 from unnest($4::uuid[], $5::text[], $6::bigint[], $7::bigint[]) as s(project_id, user_id, started, ended)
+                       where e.project_id = s.project_id and e.user_id = s.user_id
+                         and e.occurred_at between to_timestamp(s.started / 1000.0) and to_timestamp(s.ended / 1000.0))
+         returning project_id, user_id, message_id, (extract(epoch from occurred_at) * 1000)::bigint as ts,
+                   (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, properties::text as properties,
+                   received_at < $3 as again`,
+        [
+          ...keys,
+          from,
+          dropped.map((s) => s.project_id),
+          dropped.map((s) => s.user_id),
+          dropped.map((s) => s.started),
+          dropped.map((s) => s.ended),
+        ],
+      );
+      // Kept events in offset order, as the sink would have read them; their partition is not stored
+      // (session_events keeps the offset only) and the analytics sink does not use it.
+      const again: SinkMessage<TrackedEventRecord>[] = events
+        .filter((e) => e.again)
+        .sort((a, b) => Number(a.kafka_offset) - Number(b.kafka_offset))
+        .map((e) => ({
+          partition: -1,
+          offset: Number(e.kafka_offset),
+          key: null,
+          value: {
+            project_id: e.project_id,
+            message_id: e.message_id,
+            user_id: e.user_id,
+            event: e.event,
+            timestamp: Number(e.ts),
+            received_at: Number(e.rx),
+            properties: e.properties,
+          },
+        }));
+      if (again.length > 0) await applyEvents(client, again);
+      return { sessions: dropped.length, events: events.length - again.length };
+    });
+    done.sessions += counts.sessions;
+    done.events += counts.events;
+  }
+  return done;
+}

@@ -1,0 +1,68 @@
+import { firstOccurrences, type TrackedEventRecord } from '../../domain/tracked-event.js';
+import type { PoolClient } from '../../lib/db.js';
+import type { PostgresSink, SinkMessage } from '../runtime/postgres-sink.js';
+import type { SessionChainRecord } from '../sessionize/record.js';
+import { applyChanges } from './apply.js';
+import { chainChanges } from './chain-changes.js';
+import { resessionize } from './resessionize.js';
+import { configsOf, eventsOf, storeEvents, touchedBy } from './stored-events.js';
+
+/**
+ * pi.sessions.v1 → sessions, friction signals and the daily tables. The sessionize processor
+ * sends each user's chain of sessions as new events change it; the sink stores the events, checks
+ * that the chain continues what it stored (`applyChains`) and then replaces the stored sessions
+ * with the chain's: the old contributions are subtracted and the new ones added, in the
+ * transaction that moves the offsets. When a chain does not continue the stored state (the
+ * sessionizer forgot the user, or an event came later than its held chain), the user's sessions
+ * around the new events are split again from the stored events. Either way the tables depend only
+ * on the set of events: late events of any lateness land where they belong, and a replay gives
+ * the same tables.
+ */
+export const analyticsSink: PostgresSink<SessionChainRecord> = {
+  name: 'analytics',
+  topic: 'sessions',
+  tables: [
+    'session_events',
+    'sessions',
+    'friction_signals',
+    'friction_page_daily',
+    'friction_element_daily',
+    'friction_page_users',
+    'user_daily',
+    'user_friction',
+    'feature_user_daily',
+    'feature_users',
+    'event_context_daily',
+    'user_metrics',
+    'feature_daily',
+    'project_daily',
+    'feature_reach',
+    'tenure_sessions',
+    'feature_discovery',
+    'friction_page_reach',
+    'segment_daily',
+    'segment_feature_daily',
+    'segment_feature_reach',
+  ],
+  async write(client, messages) {
+    const chains = messages.flatMap((m) => (m.value ? [m.value] : []));
+    const records = firstOccurrences(chains.flatMap(eventsOf));
+    if (records.length === 0) return;
+    const rows = await storeEvents(client, records);
+    const configs = await configsOf(client, records);
+    const changes = await chainChanges(client, chains, rows, configs);
+    await applyChanges(client, rows, changes, configs);
+  },
+};
+
+/**
+ * Raw events straight into the analytics tables, split again from the stored events: the path of
+ * `replay --from`, which puts back the kept events of the sessions it took out.
+ */
+export async function applyEvents(client: PoolClient, messages: SinkMessage<TrackedEventRecord>[]): Promise<void> {
+  const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
+  if (records.length === 0) return;
+  const rows = await storeEvents(client, records);
+  const configs = await configsOf(client, records);
+  await applyChanges(client, rows, await resessionize(client, touchedBy(rows), configs), configs);
+}

@@ -1,0 +1,47 @@
+import { type TrackedEventRecord, firstOccurrences } from '../../domain/tracked-event.js';
+import type { PostgresSink } from '../runtime/postgres-sink.js';
+import { lockUsers } from '../../store/locks.js';
+import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
+
+const COLUMNS: (keyof RawEventRow)[] = [
+  'project_id',
+  'message_id',
+  'user_id',
+  'event',
+  'properties',
+  'occurred_at',
+  'received_at',
+  'kafka_partition',
+  'kafka_offset',
+];
+
+/**
+ * pi.events.v1 → raw_events; a message id already stored in the project is a duplicate and is
+ * ignored.
+ */
+export const rawSink: PostgresSink<TrackedEventRecord> = {
+  name: 'raw-sink',
+  topic: 'events',
+  tables: ['raw_events'],
+  async write(client, messages) {
+    const rows = firstOccurrences(
+      messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : [])),
+    );
+    if (rows.length === 0) return;
+    await lockUsers(
+      client,
+      rows.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
+    );
+    // Events of a user erased after they were received never come back (live or replayed).
+    await client.query(
+      `insert into raw_events (${COLUMNS.join(', ')})
+       select u.* from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::jsonb[],
+                              $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[]) as u(${COLUMNS.join(', ')})
+       where not exists (select 1 from deleted_users d
+                         where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
+                           and d.deleted_at >= u.received_at)
+       on conflict (project_id, message_id) do nothing`,
+      toColumns(rows, COLUMNS),
+    );
+  },
+};

@@ -1,0 +1,215 @@
+import { type Admin, type EachBatchPayload, type Producer, bySize } from '../../lib/kafka/client.js';
+import { projectAnalyticsConfigs } from '../../store/project-config.js';
+import { registerValueSchema } from '../../lib/kafka/registry.js';
+import { type TrackedEventRecord, unstorable } from '../../domain/tracked-event.js';
+import { groupId, topicName, userKey } from '../../lib/kafka/topics.js';
+import type { RunningSink, SinkDeps } from '../runtime/postgres-sink.js';
+import { batchConsumer, consumeBatches } from '../runtime/batch-consumer.js';
+import { type PartitionEvent, PartitionSessions } from './core.js';
+import { chainRecord, partialChainRecord } from './record.js';
+
+export const SESSIONIZE = 'sessionize';
+
+/** A user idle this long (receipt time) is forgotten: a later event of theirs is checked by the sink. */
+const IDLE_MS = 60 * 60_000;
+
+/** Events held per partition at most (~50 MB): beyond, the least recently active users are forgotten. */
+const MAX_HELD_EVENTS = 100_000;
+
+/**
+ * A chain larger than this goes out cut down to its new events, and a send carries no more than
+ * this: the broker refuses record batches above 1 MB (`message.max.bytes`).
+ */
+const MAX_CHAIN_BYTES = 512 * 1024;
+
+/** What the sessionizer writes as the metadata of its committed offsets. */
+export interface SessionizeProgress {
+  /** The offset after the last event it has read and written chains for. */
+  processed: number;
+}
+
+/**
+ * pi.events.v1 → pi.sessions.v1, a Kafka → Kafka step. Each batch's chains and the consumed
+ * offset go in one Kafka transaction (one transactional producer per input partition, so a
+ * member that lost the partition is fenced). The state (per user, the events of the last chain)
+ * lives in memory and is rebuilt by reading again: the committed offset is the lowest one still
+ * held, and the offset read up to travels as the commit's metadata. Chains written again after a
+ * restart are the ones written before, or parts of them the sink recognises as such.
+ */
+export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
+  const input = topicName('events');
+  const output = topicName('sessions');
+  const group = groupId(SESSIONIZE);
+  const log = deps.log.child({ processor: SESSIONIZE, topic: input });
+  const schemaId = await registerValueSchema(deps.registry, 'sessions');
+  // Replaced on every rebalance: Kafka then resumes each partition from its committed offset.
+  let states = new Map<number, PartitionSessions>();
+  const producers = new Map<number, Producer>();
+  const consumer = batchConsumer(deps.kafka, group, deps.config);
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    states = new Map();
+    log.info({ partitions: payload.memberAssignment[input] ?? [] }, 'assigned');
+  });
+
+  const producerFor = async (partition: number): Promise<Producer> => {
+    let producer = producers.get(partition);
+    if (!producer) {
+      producer = deps.kafka.producer({
+        transactionalId: `${group}.${input}.${partition}`,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        // A transaction that starts while the coordinator still completes the previous one is
+        // refused (CONCURRENT_TRANSACTIONS) for a few ms: retry soon, as Kafka's Java client does.
+        retry: { initialRetryTime: 20, maxRetryTime: 1000, retries: 10 },
+      });
+      await producer.connect();
+      producers.set(partition, producer);
+    }
+    return producer;
+  };
+
+  const eachBatch = async (payload: EachBatchPayload) => {
+    const { batch } = payload;
+    if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
+    const mine = states;
+    let state = mine.get(batch.partition);
+    if (!state) mine.set(batch.partition, (state = new PartitionSessions(IDLE_MS, MAX_HELD_EVENTS)));
+    const events: PartitionEvent[] = [];
+    const refused: { offset: string; error: string }[] = [];
+    for (const message of batch.messages) {
+      if (message.value === null) continue;
+      let r: TrackedEventRecord;
+      try {
+        r = (await deps.registry.decode(message.value)) as TrackedEventRecord;
+      } catch (err) {
+        refused.push({ offset: message.offset, error: (err as Error).message });
+        continue;
+      }
+      const problem = unstorable(r);
+      if (problem) {
+        refused.push({ offset: message.offset, error: problem });
+        continue;
+      }
+      events.push({
+        projectId: r.project_id,
+        event: {
+          message_id: r.message_id,
+          user_id: r.user_id,
+          event: r.event,
+          timestamp: Number(r.timestamp),
+          received_at: Number(r.received_at),
+          offset: Number(message.offset),
+          properties: JSON.parse(r.properties) as Record<string, unknown>,
+        },
+      });
+    }
+    // Kept in Postgres, as the sinks' dead letters are; writing one twice changes nothing.
+    for (const r of refused) {
+      const message = batch.messages.find((m) => m.offset === r.offset)!;
+      await deps.db.query(
+        `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+        [SESSIONIZE, input, batch.partition, r.offset, message.key?.toString() ?? null, message.value, r.error],
+      );
+    }
+    if (refused.length > 0)
+      log.error({ partition: batch.partition, offsets: refused.map((r) => r.offset) }, 'dead-lettered');
+    const configs = await projectAnalyticsConfigs(deps.db, [...new Set(events.map((e) => e.projectId))]);
+    const step = state.add(events, (projectId) => configs.get(projectId)!.session);
+    const { chains } = step;
+    const batchIds = new Set(events.map((e) => e.event.message_id));
+    const messages = await Promise.all(
+      chains.map(async (chain) => {
+        let value = await deps.registry.encode(schemaId, chainRecord(chain));
+        if (value.length > MAX_CHAIN_BYTES)
+          value = await deps.registry.encode(schemaId, partialChainRecord(chain, batchIds));
+        return { key: userKey(chain.projectId, chain.userId), value };
+      }),
+    );
+    const next = Number(batch.lastOffset()) + 1;
+    const progress: SessionizeProgress = { processed: next };
+    const producer = await producerFor(batch.partition);
+    const transaction = await producer.transaction();
+    try {
+      for (const part of bySize(messages, MAX_CHAIN_BYTES)) await transaction.send({ topic: output, messages: part });
+      await transaction.sendOffsets({
+        consumerGroupId: group,
+        topics: [
+          {
+            topic: input,
+            partitions: [
+              // kafkajs passes metadata through to TxnOffsetCommit; its types leave it out.
+              {
+                partition: batch.partition,
+                offset: String(step.restartOffset(next)),
+                metadata: JSON.stringify(progress),
+              } as {
+                partition: number;
+                offset: string;
+              },
+            ],
+          },
+        ],
+      });
+      await transaction.commit();
+    } catch (err) {
+      await transaction.abort().catch(() => undefined);
+      // A fenced producer stays fenced: the retry of the batch starts with a new one.
+      producers.delete(batch.partition);
+      await producer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    // Only now: a failed transaction leaves the state as it was, for kafkajs' retry of the batch.
+    step.commit();
+    payload.resolveOffset(batch.lastOffset());
+    log.debug({ partition: batch.partition, to: next, chains: chains.length, held: state.heldEvents }, 'sessionized');
+    await payload.heartbeat();
+  };
+
+  await consumeBatches(consumer, input, deps.config.sinkConcurrency, eachBatch);
+  log.info('started');
+  return {
+    async stop() {
+      await consumer.disconnect();
+      await Promise.all([...producers.values()].map((p) => p.disconnect()));
+      log.info('stopped');
+    },
+  };
+}
+
+/**
+ * Per partition of pi.events.v1, the offset the sessionizer has read up to (0 for one it has not
+ * committed yet): from the metadata of its committed offsets.
+ */
+export async function sessionizeProgress(admin: Admin): Promise<Map<number, number>> {
+  const [topic] = await retryingCoordinatorErrors(() =>
+    admin.fetchOffsets({ groupId: groupId(SESSIONIZE), topics: [topicName('events')] }),
+  );
+  const progress = new Map<number, number>();
+  for (const p of topic?.partitions ?? []) {
+    let processed = Number(p.offset) < 0 ? 0 : Number(p.offset);
+    try {
+      if (p.metadata) processed = Math.max(processed, (JSON.parse(p.metadata) as SessionizeProgress).processed);
+    } catch {
+      // A commit without our metadata (e.g. set by `replay`): the offset is all there is.
+    }
+    progress.set(p.partition, processed);
+  }
+  return progress;
+}
+
+/**
+ * kafkajs' admin does not retry an offset fetch that meets a moving group coordinator
+ * (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS: common while groups rebalance after a crash):
+ * retried here while Kafka calls the error retriable, for about five seconds.
+ */
+async function retryingCoordinatorErrors<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable || attempt >= 25) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig, withDatabase } from '../../lib/config.js';
+import { createLogger } from '../../lib/log.js';
+import { topicName } from '../../lib/kafka/topics.js';
+import { connectServices } from '../../lib/services.js';
+import { topicEnds } from '../../processors/analytics-sink/progress.js';
+import { readLag } from './lag.js';
+import { startService } from './service.js';
+import { percentiles, round } from './stats.js';
+import { burst, simulations } from './traffic.js';
+
+export interface ReadsOptions {
+  events: number;
+  users: number;
+  requests: number;
+  database: string;
+  namespace: string;
+  port: number;
+  out: string;
+}
+
+const DAY = 86_400_000;
+
+interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+const USERS_PER_SEED = 25_000;
+
+/**
+ * DESIGN §8's read benchmark: every analytics GET's latency over a project of `events` events of
+ * `users` users (identified, with properties: segments), loaded through `npm start` — the API and
+ * the pipeline, as a product would send them — and kept between runs (the load takes long).
+ */
+export async function readsBench(o: ReadsOptions) {
+  process.env.PI_TOPIC_NAMESPACE = o.namespace;
+  const env = {
+    DATABASE_URL: withDatabase(loadConfig().databaseUrl, o.database),
+    PI_TOPIC_NAMESPACE: o.namespace,
+    PORT: String(o.port),
+    LOG_LEVEL: 'warn',
+  };
+  const config = loadConfig({ ...process.env, ...env });
+  const service = await startService(env);
+  const services = connectServices(config, createLogger('error'), 2);
+  const admin = services.kafka.admin();
+  await admin.connect();
+  const key = service.adminKey;
+  // A request that finds no API (a role restarting after a crash, see the service log) is tried again.
+  const call = async (method: string, url: string, body?: unknown, attempt = 1): Promise<Reply> => {
+    try {
+      const res = await fetch(`${service.baseUrl}${url}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    } catch (err) {
+      if (attempt >= 10) throw err;
+      await sleep(1000 * attempt);
+      return call(method, url, body, attempt + 1);
+    }
+  };
+  try {
+    await services.db.query(
+      `update projects set rate_tier = 'enterprise', rate_limit_per_hour = 1000000000
+       where project_id = (select project_id from api_keys where key_id = $1)`,
+      [key.split('_')[1]],
+    );
+    const stored = [...(await topicEnds(admin, topicName('events'))).values()].reduce((s, n) => s + n, 0);
+    let load: Record<string, number> | undefined;
+    if (stored < o.events) {
+      await call('PUT', '/settings/goals', { goals: ['feature_used'] });
+      const started = performance.now();
+      const sessions = Math.max(1, Math.round(o.events / o.users / 11.25));
+      // A load cut short goes on with the next seed (a seed's users and events are sent together).
+      const { rows } = await services.db.query<{ n: number }>(
+        `select count(*)::int as n from users where project_id = (select project_id from api_keys where key_id = $1)`,
+        [key.split('_')[1]],
+      );
+      const seedsDone = Math.floor(rows[0]!.n / USERS_PER_SEED);
+      let sent = stored;
+      let identified = seedsDone * USERS_PER_SEED;
+      const seeds = simulations({
+        users: USERS_PER_SEED,
+        firstSeed: seedsDone + 1,
+        sessions,
+        start: Date.now() - 85 * DAY,
+        spanMs: 84 * DAY,
+      });
+      for (const { users, events } of seeds) {
+        if (identified >= o.users || sent >= o.events) break;
+        for (let i = 0; i < users.length; i += 16) {
+          await Promise.all(users.slice(i, i + 16).map((u) => call('POST', '/users/identify', u)));
+        }
+        identified += users.length;
+        const stats = await burst(service.baseUrl, key, events.values(), {
+          seconds: 86_400,
+          connections: 4,
+          batchSize: 1000,
+        });
+        sent += stats.accepted;
+        console.error(`  loaded ${sent} events of ${identified} users`);
+      }
+      for (;;) {
+        const lag = await readLag(admin, services.db);
+        if (lag.raw + lag.sessionize + lag.analytics === 0) break;
+        await sleep(2000);
+      }
+      load = { events: sent, users: identified, seconds: round((performance.now() - started) / 1000) };
+    }
+
+    // The workers' answers (workflows of the declared goal, behavioural cohorts) before reading them.
+    const firstOf = async (url: string, list: string) => {
+      for (;;) {
+        const reply = await call('GET', url);
+        const items = reply.body[list] as { workflow_id?: string; id?: string }[] | undefined;
+        if (reply.status === 200 && items && items.length > 0) return items[0]!;
+        await sleep(2000);
+      }
+    };
+    const workflow = await firstOf('/analytics/workflows?goal=feature_used', 'workflows');
+    const cohort = await firstOf('/analytics/cohorts', 'cohorts');
+    const feature = (await firstOf('/analytics/features?date_range=last_90_days', 'features')) as { name?: string };
+    const job = await call('POST', '/jobs', { name: 'Reads', goal: 'feature_used', target_audience: { type: 'all' } });
+
+    const gets: Record<string, string> = {
+      features_7_days: '/analytics/features?date_range=last_7_days',
+      features_90_days: '/analytics/features?date_range=last_90_days',
+      features_segment: '/analytics/features?date_range=last_30_days&segment=plan:pro',
+      feature_detail: `/analytics/features/${feature.name}?date_range=last_30_days`,
+      friction: '/analytics/friction?date_range=last_30_days',
+      friction_page: '/analytics/friction?date_range=last_30_days&page=/reports',
+      friction_trends: '/analytics/friction/trends',
+      workflows: '/analytics/workflows?goal=feature_used',
+      workflow_efficiency: `/analytics/workflows/${workflow.workflow_id}/efficiency`,
+      cohorts: '/analytics/cohorts',
+      cohort: `/analytics/cohorts/${cohort.id}`,
+      cohort_users: `/analytics/cohorts/${cohort.id}/users`,
+      event_context: '/analytics/context/events/feature_used?date_range=last_30_days',
+      job_analytics: `/analytics/jobs/${String(job.body.id)}`,
+    };
+    const latency: Record<string, ReturnType<typeof percentiles> & { status: number }> = {};
+    for (const [name, url] of Object.entries(gets)) {
+      const times: number[] = [];
+      let status = 0;
+      for (let i = 0; i < o.requests + 10; i++) {
+        const t = performance.now();
+        const res = await fetch(`${service.baseUrl}${url}`, { headers: { Authorization: `Bearer ${key}` } });
+        await res.arrayBuffer();
+        status = res.status;
+        if (i >= 10) times.push(performance.now() - t); // the first ten warm the caches
+      }
+      latency[name] = { status, ...percentiles(times) };
+    }
+    const { rows: sizes } = await services.db.query<{ table: string; rows: string; mb: number }>(
+      `select relname as table, n_live_tup::text as rows, round(pg_total_relation_size(relid) / 1048576.0) as mb
+       from pg_stat_user_tables order by pg_total_relation_size(relid) desc limit 12`,
+    );
+    const report = {
+      command: `npm run bench -- reads ${process.argv.slice(3).join(' ')}`.trim(),
+      at: new Date().toISOString(),
+      events_stored: Math.max(stored, load?.events ?? 0),
+      load,
+      get_latency_ms: latency,
+      worst_p99_ms: Math.max(...Object.values(latency).map((l) => l.p99)),
+      largest_tables: sizes,
+    };
+    fs.mkdirSync(path.dirname(o.out), { recursive: true });
+    fs.writeFileSync(o.out, `${JSON.stringify(report, null, 1)}\n`);
+    return report;
+  } finally {
+    await service.stop();
+    await admin.disconnect();
+    await services.close();
+  }
+}

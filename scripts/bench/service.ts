@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface RunningService {
+  baseUrl: string;
+  streamUrl: string;
+  adminKey: string;
+  child: ChildProcess;
+  /** The supervisor's lines, for a failure report. */
+  log: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The service exactly as a user starts it: `npm start` (scripts/start.ts, every role and worker
+ * supervised), with the environment given (database, topic namespace, port). Resolves once it
+ * printed its base URL and admin key. Its whole log (every role's) is appended to `logFile`.
+ */
+export async function startService(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  logFile = '.bench/service.log',
+): Promise<RunningService> {
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const file = fs.createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  const found: Record<string, string> = {};
+  const ready = new Promise<void>((resolve, reject) => {
+    const onLine = (line: string) => {
+      file.write(`${line}\n`);
+      log.push(line);
+      if (log.length > 2000) log.shift();
+      const m = /^\s+(base URL|stream URL|admin key)\s+(\S+)/.exec(line);
+      if (m) found[m[1]!] = m[2]!;
+      if (found['base URL'] && found['stream URL'] && found['admin key']) resolve();
+    };
+    createInterface({ input: child.stdout }).on('line', onLine);
+    createInterface({ input: child.stderr }).on('line', onLine);
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${log.slice(-30).join('\n')}`)));
+  });
+  await ready;
+  return {
+    baseUrl: found['base URL']!,
+    streamUrl: found['stream URL']!,
+    adminKey: found['admin key']!,
+    child,
+    log,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}

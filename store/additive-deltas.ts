@@ -1,0 +1,77 @@
+import type { PoolClient } from '../lib/db.js';
+
+/** An additive table: key columns, summed value columns and their SQL types (project_id leads every key). */
+export interface AdditiveTable {
+  table: string;
+  keys: [string, string][];
+  values: [string, string][];
+}
+
+export const int = 'int';
+export const big = 'bigint';
+export const dbl = 'double precision';
+
+/**
+ * Signed sums per row of additive tables, written as net changes: one upsert per table, then the
+ * rows whose values all fell to zero are removed, so a table holds exactly its non-zero sums.
+ */
+export class AdditiveDeltas {
+  private readonly rows = new Map<AdditiveTable, Map<string, Record<string, unknown>>>();
+
+  add(spec: AdditiveTable, projectId: string, row: Record<string, unknown>, sign: 1 | -1): void {
+    let table = this.rows.get(spec);
+    if (!table) this.rows.set(spec, (table = new Map<string, Record<string, unknown>>()));
+    const key = JSON.stringify([projectId, ...spec.keys.map(([name]) => row[name])]);
+    let sum = table.get(key);
+    if (!sum) {
+      sum = { project_id: projectId, ...Object.fromEntries(spec.keys.map(([name]) => [name, row[name]])) };
+      for (const [name] of spec.values) sum[name] = 0;
+      table.set(key, sum);
+    }
+    for (const [name] of spec.values) sum[name] = (sum[name] as number) + sign * Number(row[name]);
+  }
+
+  /**
+   * Tables in name order and rows in key order: every transaction locks shared rows in the same
+   * order, so concurrent writers (partitions, erasure, replay) wait for each other but never deadlock.
+   */
+  async apply(client: PoolClient): Promise<void> {
+    const tables = [...this.rows].sort(([a], [b]) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
+    for (const [spec, table] of tables) {
+      // Equal subtractions and additions cancel out: nothing to write.
+      const rows = [...table]
+        .filter(([, r]) => spec.values.some(([name]) => Math.abs(r[name] as number) > 1e-12))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, r]) => r);
+      if (rows.length === 0) continue;
+      const columns: [string, string][] = [['project_id', 'uuid'], ...spec.keys, ...spec.values];
+      const names = columns.map(([name]) => name);
+      const keyNames = ['project_id', ...spec.keys.map(([name]) => name)];
+      const isZero = (alias: string) =>
+        spec.values
+          .map(([n, type]) => (type === dbl ? `abs(${alias}.${n}) < 1e-9` : `${alias}.${n} = 0`))
+          .join(' and ');
+      // The upsert says which rows it left at zero (rarely any): only those are looked up to delete.
+      const { rows: emptied } = await client.query<Record<string, string>>(
+        `with upserted as (
+           insert into ${spec.table} as t (${names.join(', ')})
+           select ${names.map((n) => `u.${n}`).join(', ')}
+           from unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${names.join(', ')})
+           on conflict (${keyNames.join(', ')}) do update set
+             ${spec.values.map(([n]) => `${n} = t.${n} + excluded.${n}`).join(', ')}
+           returning t.*
+         )
+         select ${keyNames.map((n) => `t.${n}::text`).join(', ')} from upserted t where ${isZero('t')}`,
+        columns.map(([name]) => rows.map((r) => r[name])),
+      );
+      if (emptied.length === 0) continue;
+      const keyColumns: [string, string][] = [['project_id', 'uuid'], ...spec.keys];
+      await client.query(
+        `delete from ${spec.table} t
+         using unnest(${keyColumns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) as u(${keyNames.join(', ')})
+         where ${keyNames.map((n) => `t.${n} = u.${n}`).join(' and ')} and ${isZero('t')}`,
+        keyColumns.map(([name]) => emptied.map((r) => r[name])),
+      );
+    }
+  }
+}

@@ -1,0 +1,265 @@
+import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
+import { FEATURE_FACTS } from './contributions.js';
+import { type AnalyticsOverrides, analyticsConfig } from '../domain/analytics-config.js';
+import type { PoolClient } from '../lib/db.js';
+import { lockUsers, shareProjects } from './locks.js';
+
+/**
+ * The answer tables of the feature and friction GETs that are not sums of session contributions
+ * (migrations 15 and 17, docs/metrics.md §10): what a user adds to them depends on all of the
+ * user's days. They are kept as sums over users: a writer that changes users' per-user rows reads
+ * the users' share before and after its change and writes the difference.
+ */
+const REACH: AdditiveTable = {
+  table: 'feature_reach',
+  keys: [
+    ['feature', 'text'],
+    ['kind', 'text'],
+    ['day', 'date'],
+    ['prev_day', 'date'],
+  ],
+  values: [
+    ['users', int],
+    ['discovered', int],
+    ['discovery_ms', big],
+  ],
+};
+
+const TENURE: AdditiveTable = {
+  table: 'tenure_sessions',
+  keys: [['feature', 'text']],
+  values: [
+    ['first_week', int],
+    ['month_2_plus', int],
+  ],
+};
+
+const DISCOVERY: AdditiveTable = {
+  table: 'feature_discovery',
+  keys: [
+    ['feature', 'text'],
+    ['method', 'text'],
+  ],
+  values: [['users', int]],
+};
+
+const PAGE_REACH: AdditiveTable = {
+  table: 'friction_page_reach',
+  keys: [
+    ['page', 'text'],
+    ['day', 'date'],
+    ['prev_day', 'date'],
+  ],
+  values: [['users', int]],
+};
+
+const SEGMENT_KEYS: [string, string][] = [
+  ['segment_key', 'text'],
+  ['segment_value', 'text'],
+];
+
+const SEGMENT_DAILY: AdditiveTable = {
+  table: 'segment_daily',
+  keys: [...SEGMENT_KEYS, ['day', 'date']],
+  values: [['sessions', int]],
+};
+
+const SEGMENT_FEATURE_DAILY: AdditiveTable = {
+  table: 'segment_feature_daily',
+  keys: [...SEGMENT_KEYS, ['feature', 'text'], ['day', 'date']],
+  values: FEATURE_FACTS,
+};
+
+const SEGMENT_REACH: AdditiveTable = {
+  ...REACH,
+  table: 'segment_feature_reach',
+  keys: [...SEGMENT_KEYS, ...REACH.keys],
+};
+
+/** The longest user property value that is a segment (docs/metrics.md §10). */
+export const SEGMENT_VALUE_MAX = 200;
+
+const USERS = `u as (select distinct * from unnest($1::uuid[], $2::text[]) as u(project_id, user_id))`;
+
+/** Each (user, feature) active day is an edge from the user's previous active day of the feature. */
+const EDGES = `
+  f as materialized (
+    select d.project_id, d.feature, d.user_id, d.day, d.uses from u join feature_user_daily d using (project_id, user_id)
+  ),
+  v as (
+    select fu.project_id, fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
+    from u join feature_users fu using (project_id, user_id) left join user_metrics m using (project_id, user_id)
+  ),
+  e as (
+    select project_id, user_id, feature, 'seen' as kind, day,
+           coalesce(lag(day) over (partition by project_id, feature, user_id order by day), '-infinity') as prev_day,
+           null::bigint as ms
+    from f
+    union all
+    select f.project_id, f.user_id, f.feature, 'used', f.day,
+           coalesce(lag(f.day) over (partition by f.project_id, f.feature, f.user_id order by f.day), '-infinity'), v.ms
+    from f left join v using (project_id, feature, user_id)
+    where f.uses > 0
+  )`;
+
+const REACH_SQL = `with ${USERS}, ${EDGES}
+  select project_id, feature, kind, day::text, prev_day::text, count(*)::int as users, count(ms)::int as discovered,
+         coalesce(sum(ms), 0)::bigint as discovery_ms
+  from e group by 1, 2, 3, 4, 5`;
+
+/** Sessions (feature '') and sessions with the feature visible, by the user's tenure on their day. */
+const TENURE_SQL = `with ${USERS},
+  m as (select m.project_id, m.user_id, m.first_seen_at from u join user_metrics m using (project_id, user_id)),
+  t as (
+    select d.project_id, '' as feature, d.day, d.sessions as n, m.first_seen_at
+    from m join user_daily d using (project_id, user_id)
+    union all
+    select f.project_id, f.feature, f.day, f.sessions_visible, m.first_seen_at
+    from m join feature_user_daily f using (project_id, user_id)
+  )
+  select project_id, feature,
+         coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
+         coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'month_2_plus'), 0)::int as month_2_plus
+  from t group by 1, 2`;
+
+const DISCOVERY_SQL = `with ${USERS}
+  select fu.project_id, fu.feature, coalesce(fu.first_use_source, '') as method, count(*)::int as users
+  from u join feature_users fu using (project_id, user_id)
+  where fu.first_used_at is not null
+  group by 1, 2, 3`;
+
+/** Each day a user had friction on a page is an edge from the user's previous such day on the page. */
+const PAGE_REACH_SQL = `with ${USERS},
+  e as (
+    select p.project_id, p.page, p.day,
+           coalesce(lag(p.day) over (partition by p.project_id, p.page, p.user_id order by p.day), '-infinity') as prev_day
+    from u join friction_page_users p using (project_id, user_id)
+  )
+  select project_id, page, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3, 4`;
+
+/**
+ * The users' segments: one row per segment property of their project ($3: project → keys) that
+ * they hold a scalar value of, at most SEGMENT_VALUE_MAX characters (a segment value is part of a
+ * primary key: a longer one would make every batch of the user fail).
+ */
+const MEMBERS = `m as materialized (
+    select u.project_id, u.user_id, k.key as segment_key, p.properties->>k.key as segment_value
+    from u join users p using (project_id, user_id)
+    cross join lateral jsonb_array_elements_text($3::jsonb -> u.project_id::text) as k(key)
+    where jsonb_typeof(p.properties->k.key) in ('string', 'number', 'boolean')
+      and length(p.properties->>k.key) <= ${SEGMENT_VALUE_MAX}
+  )`;
+
+const SEGMENT_DAILY_SQL = `with ${USERS}, ${MEMBERS}
+  select m.project_id, m.segment_key, m.segment_value, d.day::text, sum(d.sessions)::int as sessions
+  from m join user_daily d using (project_id, user_id) group by 1, 2, 3, 4`;
+
+const SEGMENT_FEATURE_DAILY_SQL = `with ${USERS}, ${MEMBERS}
+  select m.project_id, m.segment_key, m.segment_value, d.feature, d.day::text,
+         sum(d.sessions_visible)::int as sessions_visible, sum(d.impressions)::int as impressions, sum(d.uses)::int as uses,
+         sum(d.empty_state_impressions)::int as empty_state_impressions, sum(d.data_volume_sum)::float8 as data_volume_sum,
+         sum(d.data_volume_n)::int as data_volume_n
+  from m join feature_user_daily d using (project_id, user_id) group by 1, 2, 3, 4, 5`;
+
+const SEGMENT_REACH_SQL = `with ${USERS}, ${MEMBERS}, ${EDGES}
+  select m.project_id, m.segment_key, m.segment_value, e.feature, e.kind, e.day::text, e.prev_day::text,
+         count(*)::int as users, count(e.ms)::int as discovered, coalesce(sum(e.ms), 0)::bigint as discovery_ms
+  from m join e using (project_id, user_id) group by 1, 2, 3, 4, 5, 6, 7`;
+
+/** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($3). */
+const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
+  { spec: REACH, sql: REACH_SQL },
+  { spec: PAGE_REACH, sql: PAGE_REACH_SQL },
+  { spec: TENURE, sql: TENURE_SQL },
+  { spec: DISCOVERY, sql: DISCOVERY_SQL },
+  { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, segments: true },
+  { spec: SEGMENT_FEATURE_DAILY, sql: SEGMENT_FEATURE_DAILY_SQL, segments: true },
+  { spec: SEGMENT_REACH, sql: SEGMENT_REACH_SQL, segments: true },
+];
+
+type User = { projectId: string; userId: string };
+
+/** Which answer tables a writer moves: all, or only the segment tables (a change of user properties). */
+export type AnswerTables = 'all' | 'segments';
+
+async function addShares(
+  client: PoolClient,
+  users: User[],
+  segmentKeys: string,
+  deltas: AdditiveDeltas,
+  sign: 1 | -1,
+  tables: AnswerTables,
+): Promise<void> {
+  const params = [users.map((u) => u.projectId), users.map((u) => u.userId)];
+  for (const { spec, sql, segments } of SHARES) {
+    if (tables === 'segments' && !segments) continue;
+    const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(
+      sql,
+      segments ? [...params, segmentKeys] : params,
+    );
+    for (const row of rows) deltas.add(spec, row.project_id, row, sign);
+  }
+}
+
+/**
+ * The projects' segment properties, read under a share lock on their rows: a change of
+ * `segments.properties` (which rebuilds the segment tables, rebuildSegmentTables) waits for the
+ * writers that read the old ones, and writers after it read the new ones.
+ */
+export async function segmentProperties(
+  client: PoolClient,
+  projectIds: string[],
+): Promise<Record<string, readonly string[]>> {
+  const rows = await shareProjects(client, projectIds);
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.project_id,
+      analyticsConfig((r.settings.analytics ?? {}) as AnalyticsOverrides).segments.properties,
+    ]),
+  );
+}
+
+/**
+ * Runs `change` (which may change any per-user row of `users`, or with tables = 'segments' only
+ * their properties) and moves the answer tables from the users' share before it to their share
+ * after it, in the caller's transaction — in the order of store/locks.ts: the users' locks, then
+ * their projects' rows, then the tables.
+ */
+export async function keepingAnswerTables<T>(
+  client: PoolClient,
+  users: User[],
+  change: () => Promise<T>,
+  tables: AnswerTables = 'all',
+): Promise<T> {
+  if (users.length === 0) return change();
+  await lockUsers(client, users);
+  const segmentKeys = JSON.stringify(
+    await segmentProperties(
+      client,
+      users.map((u) => u.projectId),
+    ),
+  );
+  const deltas = new AdditiveDeltas();
+  await addShares(client, users, segmentKeys, deltas, -1, tables);
+  const result = await change();
+  await addShares(client, users, segmentKeys, deltas, 1, tables);
+  await deltas.apply(client);
+  return result;
+}
+
+/**
+ * After a change of the project's `segments.properties` (in its transaction, project row locked):
+ * the segment tables rebuilt from every user's per-user rows with the new properties.
+ */
+export async function rebuildSegmentTables(client: PoolClient, projectId: string): Promise<void> {
+  for (const { spec, segments } of SHARES) {
+    if (segments) await client.query(`delete from ${spec.table} where project_id = $1`, [projectId]);
+  }
+  const { rows } = await client.query<{ user_id: string }>('select user_id from users where project_id = $1', [
+    projectId,
+  ]);
+  const users = rows.map((r) => ({ projectId, userId: r.user_id }));
+  const deltas = new AdditiveDeltas();
+  await addShares(client, users, JSON.stringify(await segmentProperties(client, [projectId])), deltas, 1, 'segments');
+  await deltas.apply(client);
+}

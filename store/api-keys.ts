@@ -1,0 +1,94 @@
+import crypto from 'node:crypto';
+import type pg from 'pg';
+
+export const SCOPES = ['events:write', 'analytics:read', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface ResolvedKey {
+  projectId: string;
+  keyId: string;
+  scopes: Scope[];
+  rateLimitPerHour: number;
+  /** Browser key: the only origins whose pages may use it (api/cors.ts); null = not a browser key. */
+  allowedOrigins: string[] | null;
+}
+
+/** Requests per hour by tier; enterprise projects carry their own number. */
+export const TIER_LIMITS = { standard: 1_000, pro: 10_000 } as const;
+
+const KEY_PATTERN = /^pi_([a-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
+
+/** Keys carry 256 random bits, so a plain SHA-256 is a sufficient (and fast) stored hash. */
+export function hashKey(key: string): Buffer {
+  return crypto.createHash('sha256').update(key).digest();
+}
+
+export function generateKey(): { keyId: string; key: string } {
+  const keyId = crypto.randomBytes(10).toString('hex').slice(0, 16);
+  return { keyId, key: `pi_${keyId}_${crypto.randomBytes(32).toString('base64url')}` };
+}
+
+export function parseScopes(list: string): Scope[] {
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw new Error(`scopes must be a comma-separated subset of ${SCOPES.join(', ')}; got "${list}"`);
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+export async function createKey(
+  db: pg.Pool | pg.PoolClient,
+  projectId: string,
+  scopes: Scope[],
+  name = '',
+  allowedOrigins: string[] | null = null,
+): Promise<{ keyId: string; key: string }> {
+  const generated = generateKey();
+  await db.query(
+    'insert into api_keys (project_id, key_id, secret_hash, name, scopes, allowed_origins) values ($1, $2, $3, $4, $5, $6)',
+    [projectId, generated.keyId, hashKey(generated.key), name, scopes, allowedOrigins],
+  );
+  return generated;
+}
+
+/** The project and scopes of a live key, or undefined for an unknown, forged or revoked one. */
+export async function resolveKey(db: pg.Pool, key: string): Promise<ResolvedKey | undefined> {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return undefined;
+  const { rows } = await db.query<{
+    project_id: string;
+    secret_hash: Buffer;
+    scopes: Scope[];
+    rate_limit: number;
+    allowed_origins: string[] | null;
+  }>(
+    `select k.project_id, k.secret_hash, k.scopes, k.allowed_origins,
+            case p.rate_tier when 'standard' then $2::int when 'pro' then $3::int else p.rate_limit_per_hour end as rate_limit
+     from api_keys k join projects p using (project_id)
+     where k.key_id = $1 and k.revoked_at is null`,
+    [match[1], TIER_LIMITS.standard, TIER_LIMITS.pro],
+  );
+  const row = rows[0];
+  if (!row || !crypto.timingSafeEqual(row.secret_hash, hashKey(key))) return undefined;
+  return {
+    projectId: row.project_id,
+    keyId: match[1]!,
+    scopes: row.scopes,
+    rateLimitPerHour: row.rate_limit,
+    allowedOrigins: row.allowed_origins,
+  };
+}
+
+export async function ensureProject(db: pg.Pool | pg.PoolClient, name: string): Promise<string> {
+  const { rows } = await db.query<{ project_id: string }>(
+    `insert into projects (name) values ($1)
+     on conflict (name) do update set name = excluded.name
+     returning project_id`,
+    [name],
+  );
+  return rows[0]!.project_id;
+}

@@ -1,0 +1,272 @@
+import { analyticsConfig, type AnalyticsOverrides } from '../domain/analytics-config.js';
+import { type FrictionTotals, frictionIndex } from '../domain/friction/index.js';
+import { type JobUserFacts, addsNothing, jobContribution } from '../domain/jobs/facts.js';
+import { type DropOffInput, type KnownUser, type TargetedJob, dropOffPoints } from '../domain/jobs/targeting.js';
+import { stepSql } from '../domain/workflows/steps.js';
+import type { PoolClient } from '../lib/db.js';
+import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
+import { summedFacts } from './friction-facts.js';
+import { lockProjectPass } from './locks.js';
+
+/**
+ * The jobs worker's kept state (migration 21): per job and user the facts the job's numbers sum
+ * (job_user_facts), their sums per job (job_sums) and per step (job_step_sums), and job_analytics
+ * written from the sums. Writers hold the project's jobs pass lock (store/locks.ts, projectPass).
+ */
+
+export const JOBS_PASS = 'jobs';
+
+export interface JobRow extends TargetedJob {
+  status: string;
+  goal: string | null;
+  created_at: Date;
+}
+
+const SUMS: AdditiveTable = {
+  table: 'job_sums',
+  keys: [['job_id', 'text']],
+  values: [
+    ['targeted', int],
+    ['completed', int],
+    ['completion_ms', big],
+    ['shown', int],
+    ['accepted', int],
+  ],
+};
+
+const STEP_SUMS: AdditiveTable = {
+  table: 'job_step_sums',
+  keys: [
+    ['job_id', 'text'],
+    ['step', 'text'],
+  ],
+  values: [
+    ['reached', int],
+    ['dropped', int],
+  ],
+};
+
+/** The project's jobs that have numbers (every status but draft). */
+export async function projectJobs(client: PoolClient, projectId: string): Promise<JobRow[]> {
+  const { rows } = await client.query<JobRow>(
+    `select job_id, status, goal, created_at, target_audience from jobs
+     where project_id = $1 and status <> 'draft' order by job_id`,
+    [projectId],
+  );
+  return rows;
+}
+
+/**
+ * What changed since the last pass, taken out of the logs (migration 21): `all` when something
+ * concerns every user (job definitions, settings, a truncate), and the users whose inputs changed.
+ */
+export async function takeJobChanges(
+  client: PoolClient,
+  projectId: string,
+): Promise<{ all: boolean; users: string[] }> {
+  // Rows committed before these statements; what they name is read by later statements.
+  const { rowCount } = await client.query('delete from job_changes where project_id = $1', [projectId]);
+  const { rows } = await client.query<{ user_id: string }>(
+    'delete from job_user_changes where project_id = $1 returning user_id',
+    [projectId],
+  );
+  return { all: (rowCount ?? 0) > 0, users: [...new Set(rows.map((r) => r.user_id))] };
+}
+
+/** Every user the project's jobs may count: known users and anyone with a job row. */
+export async function projectJobUsers(client: PoolClient, projectId: string): Promise<string[]> {
+  const { rows } = await client.query<{ user_id: string }>(
+    `select user_id from users where project_id = $1 union select user_id from user_metrics where project_id = $1
+     union select user_id from job_user_facts where project_id = $1 union select user_id from job_targets where project_id = $1
+     union select user_id from job_completions where project_id = $1
+     union select user_id from job_interventions where project_id = $1`,
+    [projectId],
+  );
+  return rows.map((r) => r.user_id);
+}
+
+/** Those of `users` who are known (identified through /users or seen in events), with their properties. */
+export async function knownUsers(client: PoolClient, projectId: string, users: string[]): Promise<KnownUser[]> {
+  const { rows } = await client.query<KnownUser>(
+    `select coalesce(u.user_id, m.user_id) as user_id, u.properties
+     from (select user_id, properties from users where project_id = $1 and user_id = any ($2::text[])) u
+     full join (select user_id from user_metrics where project_id = $1 and user_id = any ($2::text[])) m using (user_id)`,
+    [projectId, users],
+  );
+  return rows;
+}
+
+/** Among `users`, the job targets exactly `targets`. */
+export async function retarget(
+  client: PoolClient,
+  projectId: string,
+  jobId: string,
+  users: string[],
+  targets: string[],
+): Promise<void> {
+  await client.query(
+    `delete from job_targets where project_id = $1 and job_id = $2 and user_id = any ($3::text[])
+       and not (user_id = any ($4::text[]))`,
+    [projectId, jobId, users, targets],
+  );
+  await client.query(
+    `insert into job_targets (project_id, job_id, user_id) select $1, $2, unnest($3::text[]) on conflict do nothing`,
+    [projectId, jobId, targets],
+  );
+}
+
+/**
+ * The facts of `users` for each of `jobs`, read now. "After the job" is judged on receipt time, as
+ * completions are; a completion's time counts from the user's first event received after the job
+ * was created (0 when there is none, as avg's greatest(0, null) did).
+ */
+export async function jobUserFacts(
+  client: PoolClient,
+  projectId: string,
+  jobs: JobRow[],
+  users: string[],
+): Promise<JobUserFacts[]> {
+  const { rows } = await client.query<JobUserFacts>(
+    `select p.job_id, p.user_id,
+            exists (select 1 from job_targets t where t.project_id = $1 and t.job_id = p.job_id and t.user_id = p.user_id)
+              as in_targets,
+            c.user_id is not null as completed,
+            case when c.user_id is null then 0
+                 else coalesce(greatest(0, round(extract(epoch from c.completed_at - e.started) * 1000)), 0) end::bigint
+              as completion_ms,
+            (select count(*)::int from job_interventions i
+             where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'shown') as shown,
+            (select count(*)::int from job_interventions i
+             where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'accepted') as accepted,
+            coalesce(e.steps, '{}') as steps, e.last_step
+     from (select j.job_id, j.goal, j.created_at, u.user_id
+           from jobs j cross join unnest($2::text[]) as u(user_id)
+           where j.project_id = $1 and j.job_id = any ($3::text[])) p
+     left join job_completions c on c.project_id = $1 and c.job_id = p.job_id and c.user_id = p.user_id
+     left join lateral (
+       select min(x.occurred_at) as started,
+              array_agg(distinct x.step) filter (where x.step is not null) as steps,
+              (array_agg(x.step order by x.occurred_at desc, x.kafka_offset desc) filter (where x.step is not null))[1]
+                as last_step
+       from (select ${stepSql('s', 'p.goal')} as step, s.occurred_at, s.kafka_offset from session_events s
+             where s.project_id = $1 and s.user_id = p.user_id and s.received_at >= p.created_at) x
+     ) e on true`,
+    [projectId, users, jobs.map((j) => j.job_id)],
+  );
+  return rows;
+}
+
+/** Replaces the facts of `users` for `jobIds` with `facts` and moves the jobs' sums by the difference. */
+export async function changeJobFacts(
+  client: PoolClient,
+  projectId: string,
+  jobIds: string[],
+  users: string[],
+  facts: JobUserFacts[],
+): Promise<void> {
+  const { rows: old } = await client.query<JobUserFacts>(
+    `delete from job_user_facts where project_id = $1 and job_id = any ($2::text[]) and user_id = any ($3::text[])
+     returning job_id, user_id, in_targets, completed, completion_ms, shown, accepted, steps, last_step`,
+    [projectId, jobIds, users],
+  );
+  const kept = facts.filter((f) => !addsNothing(f));
+  if (kept.length > 0) {
+    await client.query(
+      `insert into job_user_facts (project_id, job_id, user_id, in_targets, completed, completion_ms, shown, accepted,
+                                   steps, last_step)
+       select $1, f.job_id, f.user_id, f.in_targets, f.completed, f.completion_ms, f.shown, f.accepted,
+              array(select jsonb_array_elements_text(f.steps)), f.last_step
+       from jsonb_to_recordset($2::jsonb) as f(job_id text, user_id text, in_targets boolean, completed boolean,
+                                               completion_ms bigint, shown int, accepted int, steps jsonb, last_step text)`,
+      [projectId, JSON.stringify(kept)],
+    );
+  }
+  await moveSums(client, projectId, old, kept);
+}
+
+async function moveSums(client: PoolClient, projectId: string, old: JobUserFacts[], fresh: JobUserFacts[]) {
+  const deltas = new AdditiveDeltas();
+  for (const [rows, sign] of [
+    [old, -1],
+    [fresh, 1],
+  ] as const) {
+    for (const f of rows) {
+      const { sums, steps } = jobContribution(f);
+      deltas.add(SUMS, projectId, { job_id: f.job_id, ...sums }, sign);
+      for (const s of steps) deltas.add(STEP_SUMS, projectId, { job_id: f.job_id, ...s }, sign);
+    }
+  }
+  await deltas.apply(client);
+}
+
+/**
+ * The numbers of GET /analytics/jobs/{id} (docs/metrics.md, "Jobs") from the job's sums: a user
+ * counts as targeted while the job targets them or once they completed it. The mean time to
+ * completion is the numeric mean avg() gave over the completions (seconds to the microsecond).
+ */
+export async function materializeJob(client: PoolClient, projectId: string, jobId: string): Promise<void> {
+  const params = [projectId, jobId];
+  const { rows: found } = await client.query<{
+    targeted: number;
+    completed: number;
+    completion_ms: number;
+    shown: number;
+    accepted: number;
+  }>(
+    'select targeted, completed, completion_ms, shown, accepted from job_sums where project_id = $1 and job_id = $2',
+    params,
+  );
+  const t = found[0] ?? { targeted: 0, completed: 0, completion_ms: 0, shown: 0, accepted: 0 };
+  const { rows: steps } = await client.query<Omit<DropOffInput, 'friction_index'> & FrictionTotals>(
+    `select s.step, s.reached, s.dropped, ${summedFacts('p')}
+     from job_step_sums s
+     left join friction_page_daily p on p.project_id = $1 and p.page = s.step
+       and p.day >= (select created_at::date from jobs where project_id = $1 and job_id = $2)
+     where s.project_id = $1 and s.job_id = $2 and s.dropped > 0
+     group by s.step, s.reached, s.dropped`,
+    params,
+  );
+  const { rows: settings } = await client.query<{ analytics: AnalyticsOverrides | null }>(
+    `select settings->'analytics' as analytics from projects where project_id = $1`,
+    [projectId],
+  );
+  const weights = analyticsConfig(settings[0]?.analytics ?? {}).weights;
+  const dropOffs = dropOffPoints(steps.map((s) => ({ ...s, friction_index: frictionIndex(s, weights) })));
+  await client.query(
+    `insert into job_analytics (project_id, job_id, users_targeted, users_completed, completion_rate, avg_time_to_completion,
+                                interventions_shown, interventions_accepted, intervention_acceptance_rate, drop_off_points, computed_at)
+     values ($1, $2, $3, $4, $5, case when $4::int > 0 then round($6::bigint::numeric / 1000, 6) / $4::int else 0 end,
+             $7, $8, $9, $10, now())
+     on conflict (project_id, job_id) do update set
+       users_targeted = excluded.users_targeted, users_completed = excluded.users_completed,
+       completion_rate = excluded.completion_rate, avg_time_to_completion = excluded.avg_time_to_completion,
+       interventions_shown = excluded.interventions_shown, interventions_accepted = excluded.interventions_accepted,
+       intervention_acceptance_rate = excluded.intervention_acceptance_rate, drop_off_points = excluded.drop_off_points,
+       computed_at = now()`,
+    [
+      ...params,
+      t.targeted,
+      t.completed,
+      t.targeted > 0 ? t.completed / t.targeted : 0,
+      t.completion_ms,
+      t.shown,
+      t.accepted,
+      t.shown > 0 ? t.accepted / t.shown : 0,
+      JSON.stringify(dropOffs),
+    ],
+  );
+}
+
+/** Takes a user's facts out of every job's sums and writes those jobs' numbers again (erasure, under the user's lock). */
+export async function eraseUserJobFacts(client: PoolClient, projectId: string, userId: string): Promise<void> {
+  // A running pass may be writing this user's facts: wait for it, then see what it committed.
+  await lockProjectPass(client, JOBS_PASS, projectId);
+  const { rows: old } = await client.query<JobUserFacts>(
+    `delete from job_user_facts where project_id = $1 and user_id = $2
+     returning job_id, user_id, in_targets, completed, completion_ms, shown, accepted, steps, last_step`,
+    [projectId, userId],
+  );
+  if (old.length === 0) return;
+  await moveSums(client, projectId, old, []);
+  for (const jobId of new Set(old.map((f) => f.job_id))) await materializeJob(client, projectId, jobId);
+}

@@ -1,0 +1,65 @@
+import type pg from 'pg';
+import { TIER_LIMITS } from './api-keys.js';
+
+export const RATE_TIERS = ['standard', 'pro', 'enterprise'] as const;
+export type RateTier = (typeof RATE_TIERS)[number];
+
+/** A tier as an operator sets it: only enterprise carries a number of its own. */
+export type TierChoice = { tier: 'standard' | 'pro' } | { tier: 'enterprise'; limitPerHour: number };
+
+export interface RateSettings {
+  projectId: string;
+  name: string;
+  tier: RateTier;
+  limitPerHour: number;
+}
+
+interface TierRow {
+  project_id: string;
+  name: string;
+  rate_tier: RateTier;
+  rate_limit_per_hour: number | null;
+}
+
+/** The requests per hour in force; the same rule as resolveKey's SQL (store/api-keys.ts). */
+function settingsOf(row: TierRow): RateSettings {
+  const limitPerHour = row.rate_tier === 'enterprise' ? row.rate_limit_per_hour! : TIER_LIMITS[row.rate_tier];
+  return { projectId: row.project_id, name: row.name, tier: row.rate_tier, limitPerHour };
+}
+
+export async function getRateSettings(db: pg.Pool | pg.PoolClient, projectId: string): Promise<RateSettings> {
+  const { rows } = await db.query<TierRow>(
+    'select project_id, name, rate_tier, rate_limit_per_hour from projects where project_id = $1',
+    [projectId],
+  );
+  if (!rows[0]) throw new Error(`no project ${projectId}`);
+  return settingsOf(rows[0]);
+}
+
+/**
+ * Sets the rate tier of the project named `name` and answers its settings before and after, or
+ * undefined when no project has that name. An operator's decision: the CLI calls this, no API route
+ * does. Keys read the tier on every request, so the next request is counted against the new limit.
+ */
+export async function setRateTier(
+  db: pg.Pool | pg.PoolClient,
+  name: string,
+  choice: TierChoice,
+): Promise<{ before: RateSettings; after: RateSettings } | undefined> {
+  const custom = choice.tier === 'enterprise' ? choice.limitPerHour : null;
+  // The CTE locks the row, so `before` is what this update replaced, not what a racing one left.
+  const { rows } = await db.query<TierRow & { old_tier: RateTier; old_limit: number | null }>(
+    `with old as (select project_id, rate_tier, rate_limit_per_hour from projects where name = $1 for update)
+     update projects p set rate_tier = $2, rate_limit_per_hour = $3
+     from old where p.project_id = old.project_id
+     returning p.project_id, p.name, p.rate_tier, p.rate_limit_per_hour,
+               old.rate_tier as old_tier, old.rate_limit_per_hour as old_limit`,
+    [name, choice.tier, custom],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    before: settingsOf({ ...row, rate_tier: row.old_tier, rate_limit_per_hour: row.old_limit }),
+    after: settingsOf(row),
+  };
+}

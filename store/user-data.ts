@@ -1,0 +1,89 @@
+import { ContributionDeltas } from './contributions.js';
+import type { PoolClient } from '../lib/db.js';
+import { keepingAnswerTables } from './answer-tables.js';
+import { lockProjectPass, lockUsers } from './locks.js';
+import type { SessionContribution } from '../domain/contribution/types.js';
+import { eraseUserAttempts } from './workflow-attempts.js';
+import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
+import { eraseUserJobFacts } from './job-state.js';
+
+/**
+ * Every table that holds rows of a user. A user's erasure deletes from all of them; a table
+ * added by a later migration that keeps per-user rows must be listed here (the erasure test
+ * checks every table with a user_id column against this list).
+ */
+export const USER_TABLES = [
+  'raw_events',
+  'user_metrics',
+  'users',
+  'session_events',
+  'sessions',
+  'friction_signals',
+  'friction_page_users',
+  'user_daily',
+  'user_friction',
+  'feature_user_daily',
+  'feature_users',
+  'job_completions',
+  'friction_episodes',
+  'cohort_members',
+  'webhook_deliveries',
+  'job_targets',
+  'job_interventions',
+  'behavioural_cohort_members',
+  'workflow_attempts',
+  'job_user_facts',
+  // Logs of changed users, last: deleting the rows above logs the user in them again.
+  'cohort_user_changes',
+  'job_user_changes',
+] as const;
+
+/** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */
+export async function eraseUser(client: PoolClient, projectId: string, userId: string): Promise<number> {
+  await lockUsers(client, [{ projectId, userId }]);
+  // Counted first: subtracting the contributions below already empties some per-user rows.
+  const { rows: counted } = await client.query<{ n: number }>(
+    `select ${USER_TABLES.map((t) => `(select count(*) from ${t} where project_id = $1 and user_id = $2)`).join(' + ')} as n`,
+    [projectId, userId],
+  );
+  // The user's share of the anonymous daily tables goes too, so they stay the sum over the
+  // remaining sessions (and equal what a replay would build).
+  const { rows } = await client.query<{ contribution: SessionContribution }>(
+    'select contribution from sessions where project_id = $1 and user_id = $2',
+    [projectId, userId],
+  );
+  const deltas = new ContributionDeltas();
+  for (const row of rows) deltas.add(projectId, row.contribution, -1);
+  // The workflows' kept attempts go with their share of the goals' sums (the loop below finds none left).
+  await eraseUserAttempts(client, projectId, userId);
+  // A running membership pass may be adding the user to a cohort: the members are deleted after it.
+  await lockProjectPass(client, COHORT_MEMBERSHIP_PASS, projectId);
+  // The user's share of the jobs' numbers goes too (their job rows are deleted below).
+  await eraseUserJobFacts(client, projectId, userId);
+  await keepingAnswerTables(client, [{ projectId, userId }], async () => {
+    await deltas.apply(client);
+    for (const table of USER_TABLES) {
+      await client.query(`delete from ${table} where project_id = $1 and user_id = $2`, [projectId, userId]);
+    }
+  });
+  // Member lists of cohort changes (and of their pending webhook payloads) name the user too.
+  await client.query(
+    `update cohort_changes set added = array_remove(added, $2), removed = array_remove(removed, $2)
+     where project_id = $1 and $2 = any (added || removed)`,
+    [projectId, userId],
+  );
+  await client.query(
+    `update webhook_deliveries
+     set payload = jsonb_set(jsonb_set(payload, '{data,added}', (payload->'data'->'added') - $2), '{data,removed}',
+                             (payload->'data'->'removed') - $2)
+     where project_id = $1 and event = 'cohort.changed'
+       and ((payload->'data'->'added') ? $2 or (payload->'data'->'removed') ? $2)`,
+    [projectId, userId],
+  );
+  await client.query(
+    `insert into deleted_users (project_id, user_hash) values ($1, sha256(convert_to($2, 'UTF8')))
+     on conflict (project_id, user_hash) do update set deleted_at = now()`,
+    [projectId, userId],
+  );
+  return Number(counted[0]!.n);
+}

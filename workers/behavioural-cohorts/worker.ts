@@ -1,0 +1,215 @@
+import type { PoolClient } from '../../lib/db.js';
+import { projectPass } from '../../store/locks.js';
+import { periodicWorker } from '../../lib/notify.js';
+import type { Services } from '../../lib/services.js';
+import {
+  BEHAVIOURAL_COHORTS,
+  COHORT_FEATURES,
+  type Candidate,
+  type Clustering,
+  type PreviousCohort,
+} from '../../domain/cohorts/behavioural.js';
+import { ClusterSums, type CohortOf, assignUser, cohortsOf, fitClusters } from '../../domain/cohorts/clustering.js';
+import { eachClusteredChunk, modelSample } from '../../store/behavioural-facts.js';
+
+/**
+ * The worker recomputes a project at most this often, however busy it is, and looks whether an
+ * unchanged project's tables changed at most this often too (the fingerprint scans its user_metrics).
+ */
+export const RECOMPUTE_AFTER_MS = 10 * 60_000;
+
+/** Users assigned to cohorts at once (memory is bounded by this, not by the project). */
+const USERS_PER_READ = 5000;
+
+/** Bumped when the rules change, so every project is recomputed once with the new ones. */
+const RULES_VERSION = 'v1';
+
+/**
+ * Recomputes the behavioural cohorts of one project (or of every project) whose tables changed
+ * since their last computation and whose last computation is at least `minAgeMs` old. Each
+ * project is one transaction under an advisory lock (another worker skips it): a crash leaves
+ * the previous cohorts or the new ones, never a mix. Today's size-history row is written on
+ * every pass. Returns how many projects were recomputed. `modelSample` lowers the model's sample
+ * (BEHAVIOURAL_COHORTS.modelSample) for tests of a large project's path with few users.
+ */
+export async function refreshBehaviouralCohorts(
+  services: Services,
+  projectId?: string,
+  options: { minAgeMs?: number; modelSample?: number } = {},
+): Promise<number> {
+  const { db } = services;
+  const { rows: projects } = projectId
+    ? { rows: [{ project_id: projectId }] }
+    : await db.query<{ project_id: string }>('select project_id from projects order by project_id');
+  let recomputed = 0;
+  for (const { project_id } of projects) {
+    // One snapshot for the fingerprint and the facts it describes.
+    const done = await projectPass(
+      db,
+      'behavioural-cohorts',
+      project_id,
+      { wait: false, snapshot: true },
+      async (client) => {
+        const changed = await recomputeIfChanged(
+          client,
+          project_id,
+          options.minAgeMs ?? 0,
+          options.modelSample ?? BEHAVIOURAL_COHORTS.modelSample,
+        );
+        await client.query(
+          `insert into behavioural_cohort_sizes (project_id, cohort_id, day, size)
+         select project_id, cohort_id, (now() at time zone 'utc')::date, size from behavioural_cohorts where project_id = $1
+         on conflict (project_id, cohort_id, day) do update set size = excluded.size
+           where behavioural_cohort_sizes.size is distinct from excluded.size`,
+          [project_id],
+        );
+        return changed;
+      },
+    );
+    if (done) recomputed++;
+  }
+  return recomputed;
+}
+
+async function recomputeIfChanged(
+  client: PoolClient,
+  projectId: string,
+  minAgeMs: number,
+  sampleLimit: number,
+): Promise<boolean> {
+  const { rows: runs } = await client.query<{ fingerprint: string; young: boolean }>(
+    `select fingerprint, greatest(computed_at, checked_at) > now() - $2::float8 * interval '1 millisecond' as young
+     from behavioural_cohort_runs where project_id = $1`,
+    [projectId, minAgeMs],
+  );
+  if (runs[0]?.young) return false;
+  // Every event changes a user's event count; an erasure changes the user count.
+  const { rows: prints } = await client.query<{
+    fingerprint: string;
+    reference_day: string | null;
+    users: number;
+    clustered: number;
+  }>(
+    `select $2 || ':' || count(*) || ':' || coalesce(sum(events), 0) || ':' || coalesce(sum(sessions), 0) || ':' ||
+              coalesce(sum(features_used), 0) || ':' || coalesce(max(last_seen_at)::text, '') as fingerprint,
+            to_char(max(last_seen_at) at time zone 'utc', 'YYYY-MM-DD') as reference_day,
+            count(*)::int as users, (count(*) filter (where sessions >= $3))::int as clustered
+     from user_metrics where project_id = $1`,
+    [projectId, RULES_VERSION, BEHAVIOURAL_COHORTS.minSessions],
+  );
+  const { fingerprint, reference_day, users, clustered } = prints[0]!;
+  if (runs[0]?.fingerprint === fingerprint) {
+    await client.query('update behavioural_cohort_runs set checked_at = now() where project_id = $1', [projectId]);
+    return false;
+  }
+  const referenceDay = reference_day ?? '1970-01-01';
+  const sample = await modelSample(client, projectId, clustered, sampleLimit);
+  const { candidates, model } = fitClusters(sample, referenceDay);
+  const run = { candidates, fingerprint, referenceDay: reference_day, sample: sample.length, sampleLimit };
+  if (!model) {
+    await store(client, projectId, { k: 0, silhouette: null, users_clustered: 0, users_excluded: users }, [], run);
+    return true;
+  }
+  // Every clustered user to the nearest centroid, a chunk at a time; members wait in a temporary table
+  // until their cohorts' ids are known (they depend on all members' means).
+  await client.query('create temporary table assigned (user_id text, label int, features jsonb) on commit drop');
+  const sums = new ClusterSums(model.k);
+  await eachClusteredChunk(client, projectId, USERS_PER_READ, async (facts) => {
+    const assigned = facts.map((f) => assignUser(f, referenceDay, model));
+    assigned.forEach((a) => sums.add(a));
+    await client.query('insert into assigned select * from unnest($1::text[], $2::int[], $3::jsonb[])', [
+      assigned.map((a) => a.user_id),
+      assigned.map((a) => a.label),
+      assigned.map((a) => JSON.stringify(a.vector)),
+    ]);
+  });
+  const { rows: previous } = await client.query<PreviousCohort>(
+    'select cohort_id as id, centroid from behavioural_cohorts where project_id = $1',
+    [projectId],
+  );
+  const cohorts = cohortsOf(sums, model, previous, users);
+  const totals = {
+    k: model.k,
+    silhouette: model.silhouette,
+    users_clustered: clustered,
+    users_excluded: users - clustered,
+  };
+  await store(client, projectId, totals, cohorts, run);
+  return true;
+}
+
+async function store(
+  client: PoolClient,
+  projectId: string,
+  totals: Pick<Clustering, 'k' | 'silhouette' | 'users_clustered' | 'users_excluded'>,
+  cohorts: CohortOf[],
+  run: {
+    candidates: Candidate[];
+    fingerprint: string;
+    referenceDay: string | null;
+    sample: number;
+    sampleLimit: number;
+  },
+): Promise<void> {
+  const c = BEHAVIOURAL_COHORTS;
+  // Members go with their cohort (on delete cascade).
+  await client.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
+  if (cohorts.length > 0) {
+    await client.query(
+      `insert into behavioural_cohorts (project_id, cohort_id, name, size, percentage, characteristics, centroid, traits,
+                                        churn_risk, expansion_opportunity, computed_at)
+       select $1, x->>'id', x->>'name', (x->>'size')::int, (x->>'percentage')::float8, x->'characteristics',
+              x->'centroid', x->'z', x->>'churn_risk', x->>'expansion_opportunity', now()
+       from jsonb_array_elements($2::jsonb) x`,
+      [projectId, JSON.stringify(cohorts)],
+    );
+    await client.query(
+      `insert into behavioural_cohort_members (project_id, cohort_id, user_id, features)
+       select $1, l.cohort_id, a.user_id, a.features from assigned a join unnest($2::int[], $3::text[]) as l(label, cohort_id) using (label)`,
+      [projectId, cohorts.map((cohort) => cohort.label), cohorts.map((cohort) => cohort.id)],
+    );
+  }
+  const definition = {
+    method: 'k-means++ seeding, Lloyd iterations',
+    restarts: c.restarts,
+    seed: c.seed,
+    features: COHORT_FEATURES,
+    standardisation: `z-score over the clustered users after log(1 + x) of ${c.logScaled.join(', ')}`,
+    criterion: `best mean silhouette over k = ${c.kMin}..${c.kMax}, every cluster at least max(${c.minClusterSize}, ${c.minClusterShare} × users)`,
+    exclusion: `fewer than ${c.minSessions} session(s)`,
+    sample: `${run.sample} users fit the model (at most ${run.sampleLimit}, evenly spread over the ids); every user goes to the nearest centroid`,
+    reference_day: run.referenceDay,
+    candidates: run.candidates,
+  };
+  await client.query(
+    `insert into behavioural_cohort_runs (project_id, k, silhouette, users_clustered, users_excluded, definition, fingerprint,
+                                          computed_at, checked_at)
+     values ($1, $2, $3, $4, $5, $6, $7, now(), now())
+     on conflict (project_id) do update set k = excluded.k, silhouette = excluded.silhouette,
+       users_clustered = excluded.users_clustered, users_excluded = excluded.users_excluded,
+       definition = excluded.definition, fingerprint = excluded.fingerprint, computed_at = excluded.computed_at,
+       checked_at = excluded.checked_at`,
+    [
+      projectId,
+      totals.k,
+      totals.silhouette,
+      totals.users_clustered,
+      totals.users_excluded,
+      JSON.stringify(definition),
+      run.fingerprint,
+    ],
+  );
+}
+
+/**
+ * Wakes every config.pollIntervalMs; a project is recomputed when its tables changed and its
+ * last computation is RECOMPUTE_AFTER_MS old (at once when it has none).
+ */
+export function startBehaviouralCohortWorker(services: Services): Promise<{ stop(): Promise<void> }> {
+  const log = services.log.child({ component: 'behavioural-cohorts' });
+  const refresh = async () => {
+    const recomputed = await refreshBehaviouralCohorts(services, undefined, { minAgeMs: RECOMPUTE_AFTER_MS });
+    if (recomputed > 0) log.info({ recomputed }, 'behavioural cohorts recomputed');
+  };
+  return periodicWorker(refresh, services.config.pollIntervalMs, log);
+}

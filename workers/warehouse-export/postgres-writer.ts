@@ -1,0 +1,70 @@
+import pg from 'pg';
+import { resolveTarget } from '../../lib/targets.js';
+import { DEFAULT_SCHEMA, parseAccount } from '../../domain/exports/credentials.js';
+import { type WarehouseTable, columnType, destinationColumns, createTableSql, quoteIdent } from './tables.js';
+import type { WarehouseWriter, WriterTarget } from './writer.js';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Transposes rows into one array per column, for `insert … select * from unnest(…)`. */
+export const toColumnArrays = (rows: unknown[][], width: number): unknown[][] =>
+  Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+
+export async function openPostgresWriter({
+  projectId,
+  exportId,
+  credentials,
+  targets,
+}: WriterTarget): Promise<WarehouseWriter> {
+  const account = parseAccount(credentials.account ?? '');
+  if (!('host' in account)) throw new Error(account.message);
+  const schema = credentials.schema ?? DEFAULT_SCHEMA.postgres;
+  const client = new pg.Client({
+    host: await resolveTarget(account.host, targets),
+    port: account.port,
+    database: credentials.database,
+    user: credentials.user,
+    password: credentials.password,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: 'pi-warehouse-export',
+  });
+  // A connection lost mid-export surfaces as the failed query; this only keeps it from crashing the process.
+  client.on('error', () => undefined);
+  await client.connect();
+  let committed = false;
+  try {
+    await client.query('begin');
+    // Two exports of one project into one database would trip over each other's rows: one at a time.
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`pi-warehouse-export:${projectId}`]);
+    await client.query(`create schema if not exists ${quoteIdent(schema)}`);
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw err;
+  }
+  const name = (table: WarehouseTable) => `${quoteIdent(schema)}.${quoteIdent(table.target)}`;
+  return {
+    async replace(table) {
+      await client.query(createTableSql(table, schema, 'postgres'));
+      await client.query(`delete from ${name(table)} where project_id = $1`, [projectId]);
+    },
+    async append(table, rows) {
+      const columns = table.columns;
+      const arrays = columns.map((c, i) => `$${i + 3}::${columnType(c.kind, 'postgres')}[]`);
+      await client.query(
+        `insert into ${name(table)} (${destinationColumns(table)
+          .map((c) => quoteIdent(c.name))
+          .join(', ')})
+         select $1, $2, u.* from unnest(${arrays.join(', ')}) as u`,
+        [projectId, exportId, ...toColumnArrays(rows, columns.length)],
+      );
+    },
+    async commit() {
+      await client.query('commit');
+      committed = true;
+    },
+    async close() {
+      if (!committed) await client.query('rollback').catch(() => undefined);
+      await client.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import type { PoolClient } from '../../lib/db.js';
+import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
+import { queryBatches } from '../../lib/db-cursor.js';
+import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
+import { type Cell, openWriter } from './writer.js';
+import { periodicWorker } from '../../lib/notify.js';
+import { targetPolicy } from '../../lib/targets.js';
+import type { Services } from '../../lib/services.js';
+
+/** Rows per batch read from the source and written to the destination: memory holds one batch. */
+export const EXPORT_BATCH_ROWS = 5000;
+/** A running export whose heartbeat is older than this lost its worker and is claimed again. */
+export const STALE_AFTER = '5 minutes';
+
+interface ClaimedExport {
+  project_id: string;
+  export_id: string;
+  destination: WarehouseDestination;
+  credentials: WarehouseCredentials;
+  tables: WarehouseTableName[];
+}
+
+/** The message of an error with the destination's secrets blanked out, whatever a driver put in it. */
+export function publicError(err: unknown, credentials: WarehouseCredentials): string {
+  let message = err instanceof Error ? err.message : String(err);
+  if (!message) message = err instanceof Error ? err.name : 'unknown error';
+  if (credentials.password) message = message.replaceAll(credentials.password, '***');
+  return message;
+}
+
+/** Claims the oldest queued (or abandoned) export; SKIP LOCKED lets any number of workers share the queue. */
+async function claim(services: Services): Promise<ClaimedExport | undefined> {
+  const { rows } = await services.db.query<ClaimedExport>(
+    `update warehouse_exports w
+     set status = 'running', started_at = now(), heartbeat_at = now(), finished_at = null, error = null,
+         row_counts = '{}'::jsonb
+     where (w.project_id, w.export_id) = (
+       select project_id, export_id from warehouse_exports
+       where status = 'queued' or (status = 'running' and heartbeat_at < now() - $1::interval)
+       order by created_at
+       limit 1
+       for update skip locked)
+     returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
+    [STALE_AFTER],
+  );
+  return rows[0];
+}
+
+async function copyTables(services: Services, job: ClaimedExport, source: PoolClient): Promise<Record<string, number>> {
+  const writer = await openWriter(
+    job.destination,
+    {
+      projectId: job.project_id,
+      exportId: job.export_id,
+      credentials: job.credentials,
+      targets: targetPolicy(services.config.warehouseAllowHosts),
+    },
+    services.config,
+  );
+  try {
+    const counts: Record<string, number> = {};
+    for (const name of job.tables) {
+      const table = WAREHOUSE_TABLES[name];
+      counts[name] = 0;
+      await writer.replace(table);
+      for await (const rows of queryBatches<Cell[]>(
+        source,
+        table.source,
+        [job.project_id],
+        EXPORT_BATCH_ROWS,
+        'array',
+      )) {
+        await writer.append(table, rows);
+        counts[name] += rows.length;
+        await services.db.query(
+          'update warehouse_exports set heartbeat_at = now() where project_id = $1 and export_id = $2',
+          [job.project_id, job.export_id],
+        );
+      }
+    }
+    await writer.commit();
+    return counts;
+  } finally {
+    await writer.close();
+  }
+}
+
+async function runExport(services: Services, job: ClaimedExport): Promise<void> {
+  const log = services.log.child({ component: 'warehouse-export', project: job.project_id, export: job.export_id });
+  const started = performance.now();
+  // One snapshot for every table of the export, so they agree with each other.
+  const source = await services.db.connect();
+  let outcome: { status: 'succeeded'; counts: Record<string, number> } | { status: 'failed'; error: string };
+  try {
+    await source.query('begin isolation level repeatable read read only');
+    outcome = { status: 'succeeded', counts: await copyTables(services, job, source) };
+    await source.query('commit');
+  } catch (err) {
+    await source.query('rollback').catch(() => undefined);
+    outcome = { status: 'failed', error: publicError(err, job.credentials) };
+  } finally {
+    // After a failure the source connection may be mid-cursor or dead: dropped, not pooled.
+    source.release(outcome!.status === 'failed');
+  }
+  await services.db.query(
+    `update warehouse_exports set status = $3, finished_at = now(), row_counts = $4, error = $5
+     where project_id = $1 and export_id = $2`,
+    [
+      job.project_id,
+      job.export_id,
+      outcome.status,
+      outcome.status === 'succeeded' ? outcome.counts : {},
+      outcome.status === 'failed' ? outcome.error : null,
+    ],
+  );
+  const fields = { destination: job.destination, tables: job.tables, ms: Math.round(performance.now() - started) };
+  if (outcome.status === 'succeeded') log.info({ ...fields, row_counts: outcome.counts }, 'warehouse export succeeded');
+  else log.warn({ ...fields, error: outcome.error }, 'warehouse export failed');
+}
+
+/** Runs queued exports until none is left (or `keepGoing` says stop); returns how many ran. */
+export async function runWarehouseExportPass(services: Services, keepGoing = () => true): Promise<number> {
+  let ran = 0;
+  for (let job = keepGoing() && (await claim(services)); job; job = keepGoing() && (await claim(services))) {
+    await runExport(services, job);
+    ran++;
+  }
+  return ran;
+}
+
+/** Picks up queued exports every config.pollIntervalMs until stopped. */
+export async function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
+  let stopped = false;
+  // A stop also ends a pass between two exports, rather than after every queued one.
+  const worker = await periodicWorker(
+    () => runWarehouseExportPass(services, () => !stopped),
+    services.config.pollIntervalMs,
+    services.log.child({ component: 'warehouse-export' }),
+  );
+  return {
+    async stop() {
+      stopped = true;
+      await worker.stop();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { TargetPolicy } from '../../lib/targets.js';
+import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
+import { openDuckdbWriter } from './duckdb-writer.js';
+import { openParquetWriter } from './parquet-writer.js';
+import { openPostgresWriter } from './postgres-writer.js';
+import type { WarehouseTable } from './tables.js';
+
+/**
+ * A destination in one transaction: `replace` creates the table if missing and deletes the
+ * project's rows, `append` adds a batch, `commit` makes it all visible at once. `close` without a
+ * commit rolls back, so a failed export leaves the previous rows as they were.
+ */
+/** A source value: text (timestamps and JSON included), a number, or null. */
+export type Cell = string | number | null;
+
+export interface WarehouseWriter {
+  replace(table: WarehouseTable): Promise<void>;
+  append(table: WarehouseTable, rows: Cell[][]): Promise<void>;
+  commit(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WriterTarget {
+  projectId: string;
+  exportId: string;
+  credentials: WarehouseCredentials;
+  /** where a Postgres destination may be (SSRF guard, WAREHOUSE_ALLOW_HOSTS) */
+  targets: TargetPolicy;
+}
+
+export function openWriter(
+  destination: WarehouseDestination,
+  target: WriterTarget,
+  folders: { duckdbDir: string; parquetDir: string },
+): Promise<WarehouseWriter> {
+  if (destination === 'postgres') return openPostgresWriter(target);
+  if (destination === 'duckdb') return openDuckdbWriter(target, folders.duckdbDir);
+  return openParquetWriter(target, folders.parquetDir);
+}

@@ -1,0 +1,139 @@
+import type { Pool, PoolClient } from '../../lib/db.js';
+import { projectPass } from '../../store/locks.js';
+import type { Services } from '../../lib/services.js';
+import { DEFAULT_PATH_RULES, workflowsOf } from '../../domain/workflows/mining.js';
+import { attemptRows } from '../../domain/workflows/attempt-rows.js';
+import { projectAnalyticsConfig } from '../../store/project-config.js';
+import { sessionIdsAfter, sessionsWithEvents } from '../../store/session-steps.js';
+import { usersWithSessions } from '../../store/user-metrics.js';
+import {
+  type StoredAttempt,
+  WORKFLOWS_PASS,
+  changeAttempts,
+  countPathUsers,
+  forgetAttempts,
+  goalSummary,
+  takeChangedSessions,
+} from '../../store/workflow-attempts.js';
+import { stepFriction, storeGoal } from './store-goal.js';
+
+/** Sessions read at once (memory is bounded by this, not by the project or a burst of changes). */
+const SESSIONS_PER_READ = 2000;
+
+/**
+ * The goals a project's workflows are kept for: its active Jobs' goals, the goals declared in
+ * projects.settings.goals (PUT /settings/goals), and the goals asked for by GET /analytics/workflows
+ * in the last analytics.workflows.requestedGoalTtlDays (older requests are forgotten).
+ */
+async function projectGoals(client: PoolClient, projectId: string): Promise<Set<string>> {
+  const { workflows } = await projectAnalyticsConfig(client, projectId);
+  const { rows } = await client.query<{ goal: string }>(
+    `select goal from jobs where project_id = $1 and status = 'active' and goal is not null
+     union select jsonb_array_elements_text(coalesce(settings->'goals', '[]')) from projects where project_id = $1
+     union select goal from workflow_goals
+       where project_id = $1 and requested and requested_at > now() - $2::int * interval '1 day'`,
+    [projectId, workflows.requestedGoalTtlDays],
+  );
+  return new Set(rows.map((r) => r.goal));
+}
+
+/** The attempts at `goals` of the stored sessions among `sessionIds`. */
+async function attemptsOf(
+  client: PoolClient,
+  projectId: string,
+  sessionIds: string[],
+  goals: string[],
+): Promise<StoredAttempt[]> {
+  const sessions = await sessionsWithEvents(client, projectId, sessionIds);
+  return sessions.flatMap((s) =>
+    attemptRows(s.user_id, s.events, goals).map((a) => ({ ...a, session_id: s.session_id })),
+  );
+}
+
+/** A goal's first pass: the attempts of every session of the project, a bounded read at a time. */
+async function attemptAllSessions(client: PoolClient, projectId: string, goals: string[]): Promise<void> {
+  for (let after: string | null = null; ;) {
+    const ids = await sessionIdsAfter(client, projectId, after, SESSIONS_PER_READ);
+    if (ids.length === 0) return countPathUsers(client, projectId, goals);
+    await changeAttempts(client, projectId, [], await attemptsOf(client, projectId, ids, goals), false);
+    after = ids[ids.length - 1]!;
+  }
+}
+
+/**
+ * Brings one project's workflows up to date, in one transaction (docs/metrics.md, "Workflows"):
+ * the sessions written or deleted since the last pass (workflow_session_changes) get their attempts
+ * replaced and the goals' sums move by the difference; a goal never computed (or every goal, when a
+ * replay asked for a rebuild through workflow_changes) gets one pass over all the project's sessions.
+ * Every goal whose sums or inputs moved then gets its workflows from its sums. Goals that are no
+ * longer goals lose their rows. `wait` blocks on a concurrent pass of the same project (explicit
+ * refreshes do); the worker skips a busy project instead. Returns how many goals were computed.
+ */
+export async function refreshProjectWorkflows(db: Pool, projectId: string, wait: boolean): Promise<number> {
+  const computed = await projectPass(db, WORKFLOWS_PASS, projectId, { wait }, async (client) => {
+    const { rowCount: rebuilds } = await client.query('delete from workflow_changes where project_id = $1', [
+      projectId,
+    ]);
+    const changed = await takeChangedSessions(client, projectId);
+    const goals = await projectGoals(client, projectId);
+    const { rows: known } = await client.query<{ goal: string; computed: boolean }>(
+      'select goal, computed_at is not null as computed from workflow_goals where project_id = $1',
+      [projectId],
+    );
+    const gone = known.filter((k) => !goals.has(k.goal)).map((k) => k.goal);
+    if (gone.length > 0) {
+      // Their attempts and sums, then the goals with (on delete cascade) their workflows.
+      await forgetAttempts(client, projectId, gone);
+      await client.query('delete from workflow_goals where project_id = $1 and goal = any($2)', [projectId, gone]);
+    }
+    if ((rebuilds ?? 0) > 0) await forgetAttempts(client, projectId, 'all');
+    const computed = new Set(known.filter((k) => k.computed && (rebuilds ?? 0) === 0).map((k) => k.goal));
+    const kept = [...goals].filter((g) => computed.has(g)).sort();
+    const fresh = [...goals].filter((g) => !computed.has(g)).sort();
+    for (let i = 0; kept.length > 0 && i < changed.length; i += SESSIONS_PER_READ) {
+      const sessions = changed.slice(i, i + SESSIONS_PER_READ);
+      await changeAttempts(client, projectId, sessions, await attemptsOf(client, projectId, sessions, kept));
+    }
+    if (fresh.length > 0) {
+      // A goal's sums reference its row: a Job's or a declared goal has none before its first pass.
+      await client.query(
+        `insert into workflow_goals (project_id, goal) select $1, unnest($2::text[]) on conflict do nothing`,
+        [projectId, fresh],
+      );
+      // A goal marked for computing again (computed_at cleared) may still hold state: built anew.
+      if ((rebuilds ?? 0) === 0) await forgetAttempts(client, projectId, fresh);
+      await attemptAllSessions(client, projectId, fresh);
+    }
+    const stale = [...(changed.length > 0 ? kept : []), ...fresh].sort();
+    if (stale.length === 0) return 0;
+    const totalUsers = await usersWithSessions(client, projectId);
+    const mined = [];
+    for (const goal of stale) {
+      const summary = await goalSummary(client, projectId, goal, DEFAULT_PATH_RULES);
+      mined.push({ goal, summary, workflows: workflowsOf(goal, summary, DEFAULT_PATH_RULES, totalUsers) });
+    }
+    const steps = [...new Set(mined.flatMap((m) => m.workflows.flatMap((w) => w.path)))];
+    const friction = await stepFriction(client, projectId, steps);
+    for (const m of mined) await storeGoal(client, projectId, m.goal, m.summary, m.workflows, friction);
+    return stale.length;
+  });
+  return computed ?? 0;
+}
+
+/** Every project that may need a pass (or just `projectId`); returns how many goals were computed. */
+export async function refreshWorkflows(services: Services, projectId?: string): Promise<number> {
+  const { db } = services;
+  const { rows } = projectId
+    ? { rows: [{ project_id: projectId }] }
+    : await db.query<{ project_id: string }>(
+        `select project_id from workflow_changes
+         union select project_id from workflow_session_changes
+         union select project_id from workflow_goals
+         union select project_id from jobs where status = 'active' and goal is not null
+         union select project_id from projects where settings ? 'goals'
+         order by 1`,
+      );
+  let computed = 0;
+  for (const row of rows) computed += await refreshProjectWorkflows(db, row.project_id, projectId !== undefined);
+  return computed;
+}
