@@ -86,7 +86,7 @@ export function consoleRoutes(db: Pool): Route[] {
         if (!user || !ok) throw unauthorized('The email or password is wrong.');
         await clearAttempts(db, email);
         if (needsRehash(user.passwordHash!)) {
-          await db.query('update console_users set password_hash = $3 where project_id = $1 and user_id = $2', [
+          await db.query('update console_users set password_hash = $3 where project_id = $1 and member_id = $2', [
             user.projectId,
             user.userId,
             await hashPassword(input.password),
@@ -175,13 +175,13 @@ export function consoleRoutes(db: Pool): Route[] {
         }
         const hash = await hashPassword(input.password);
         await db.query(
-          'update console_users set password_hash = $3, updated_at = now() where project_id = $1 and user_id = $2',
+          'update console_users set password_hash = $3, updated_at = now() where project_id = $1 and member_id = $2',
           [who.projectId, who.userId, hash],
         );
         // A new password shuts out whoever knew the old one: every other session ends, and this
         // one no longer counts as opened by a link.
         const { rowCount } = await db.query(
-          'delete from console_sessions where project_id = $1 and user_id = $2 and token_hash <> $3',
+          'delete from console_sessions where project_id = $1 and member_id = $2 and token_hash <> $3',
           [who.projectId, who.userId, who.tokenHash],
         );
         await db.query('update console_sessions set via_link = false where token_hash = $1', [who.tokenHash]);
@@ -268,13 +268,13 @@ export function consoleRoutes(db: Pool): Route[] {
           ]);
           const { rows } = await client.query<{ role: Role; owners: number }>(
             `select role, (select count(*)::int from console_users where project_id = $1 and role = 'owner') as owners
-             from console_users where project_id = $1 and user_id = $2`,
+             from console_users where project_id = $1 and member_id = $2`,
             [who.projectId, id],
           );
           const member = rows[0];
           if (!member) return 'not_found';
           if (member.role === 'owner' && member.owners <= 1) return 'last_owner';
-          await client.query('delete from console_users where project_id = $1 and user_id = $2', [who.projectId, id]);
+          await client.query('delete from console_users where project_id = $1 and member_id = $2', [who.projectId, id]);
           return 'deleted';
         });
         if (outcome === 'not_found') throw notFound('console member');
