@@ -1,4 +1,5 @@
 import { loadJsonSchemas } from '../lib/json-schemas.js';
+import { RESPONSE_SCHEMAS } from './responses/index.js';
 import type { Route } from './route.js';
 
 const ERROR_SCHEMA = {
@@ -41,7 +42,7 @@ export const openApiPath = (koaPath: string) => koaPath.replace(/:([A-Za-z0-9_]+
 /** OpenAPI 3.1, built from the route table and the same JSON Schemas the validator uses. */
 export function buildOpenApi(routes: Route[]): Record<string, unknown> {
   const schemas = loadJsonSchemas();
-  const components: Record<string, unknown> = { Error: ERROR_SCHEMA };
+  const components: Record<string, unknown> = { Error: ERROR_SCHEMA, ...RESPONSE_SCHEMAS };
   const ref = (id: string) => `#/components/schemas/${id.replace(/\.json$/, '')}`;
   for (const [id, schema] of Object.entries(schemas)) {
     // Cross-file $refs ("job-create.json#/$defs/x") become component refs.
@@ -62,17 +63,27 @@ export function buildOpenApi(routes: Route[]): Record<string, unknown> {
       required: true,
       schema: { type: 'string' },
     }));
-    const responses: Record<string, unknown> = {
-      [route.success.status]: {
-        description: route.success.description,
-        ...(route.scope ? { headers: RATE_HEADERS } : {}),
-        content: { 'application/json': { schema: route.success.schema ?? { type: 'object' } } },
+    const success = {
+      description: route.success.description,
+      ...(route.scope ? { headers: RATE_HEADERS } : {}),
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${route.success.schema}` } },
+        ...Object.fromEntries(
+          Object.entries(route.produces ?? {}).map(([type, description]) => [
+            type,
+            { schema: { type: 'string', description } },
+          ]),
+        ),
       },
     };
+    const responses: Record<string, unknown> = { [route.success.status]: success };
+    for (const [status, description] of Object.entries(route.success.also ?? {})) {
+      responses[status] = { ...success, description };
+    }
     const errors = { ...(route.scope ? COMMON_ERRORS : { 500: COMMON_ERRORS[500]! }), ...route.errors };
     if (route.body) Object.assign(errors, { 413: 'Body larger than 1 MiB', 415: 'Body is not JSON' });
     for (const [status, description] of Object.entries(errors)) {
-      if (Number(status) === route.success.status) continue;
+      if (responses[status]) continue;
       responses[status] = {
         description,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
