@@ -45,13 +45,18 @@ export function buildOpenApi(routes: Route[]): Record<string, unknown> {
   const components: Record<string, unknown> = { Error: ERROR_SCHEMA, ...RESPONSE_SCHEMAS };
   const ref = (id: string) => `#/components/schemas/${id.replace(/\.json$/, '')}`;
   for (const [id, schema] of Object.entries(schemas)) {
-    // Cross-file $refs ("job-create.json#/$defs/x") become component refs.
-    const text = JSON.stringify({ ...schema, $id: undefined, $schema: undefined }).replace(
-      /"\$ref":"([a-z0-9-]+)\.json(#[^"]*)?"/g,
-      (_m, file: string, pointer: string | undefined) =>
-        `"$ref":"#/components/schemas/${file}${(pointer ?? '').slice(1)}"`,
-    );
-    components[id.replace(/\.json$/, '')] = JSON.parse(text.replace(/"\$ref":"#\/\$defs/g, `"$ref":"${ref(id)}/$defs`));
+    // A schema's $defs become components of their own ("job-create.json#/$defs/x" → job-create.x),
+    // so generators see each as a type rather than a member named $defs; $refs follow.
+    const name = id.replace(/\.json$/, '');
+    const text = JSON.stringify({ ...schema, $id: undefined, $schema: undefined })
+      .replace(/"\$ref":"#\/\$defs\//g, `"$ref":"${name}.json#/$defs/`)
+      .replace(/"\$ref":"([a-z0-9-]+)\.json(#[^"]*)?"/g, (_m, file: string, pointer: string | undefined) => {
+        const def = /^#\/\$defs\/(.+)$/.exec(pointer ?? '');
+        return `"$ref":"${ref(def ? `${file}.${def[1]}` : file)}${def ? '' : (pointer ?? '').slice(1)}"`;
+      });
+    const { $defs, ...rest } = JSON.parse(text) as { $defs?: Record<string, unknown> };
+    components[name] = rest;
+    for (const [def, definition] of Object.entries($defs ?? {})) components[`${name}.${def}`] = definition;
   }
 
   const paths: Record<string, Record<string, unknown>> = {};
