@@ -79,6 +79,43 @@ describe('delivery of tracked events', () => {
     }
   });
 
+  it('cuts requests at 1,000 events and at 1 MiB, and the service takes each', async () => {
+    const proxy = await faultProxy();
+    try {
+      const tracker = client({ host: proxy.baseUrl, batchSize: 1000, flushInterval: 60_000, maxQueueSize: 2000 });
+      const small = unique('small');
+      const smallIds = Array.from({ length: 1001 }, (_, i) =>
+        tracker.track({ userId: `${RUN}-u6`, event: small, properties: { i } }),
+      );
+      assert.equal(await tracker.flush(60_000), true);
+      // About 4 kB each, 300 of them: more than 1 MiB; one user each, so Kafka batches spread over partitions.
+      for (let i = 0; i < 300; i++) {
+        tracker.track({ userId: `${RUN}-u6-${i}`, event: unique('big'), properties: { i, blob: 'x'.repeat(4000) } });
+      }
+      assert.equal(await tracker.flush(60_000), true);
+      await tracker.shutdown();
+      const bodies = proxy.seen.map((s) => s.body);
+      const counts = bodies.map((b) => (JSON.parse(b) as { events: unknown[] }).events.length);
+      assert.deepEqual(counts.slice(0, 2), [1000, 1]);
+      assert.equal(counts.length, 4, '300 events of 4 kB: two requests');
+      assert.equal(counts[2]! + counts[3]!, 300);
+      assert.ok(bodies.every((b) => Buffer.byteLength(b) <= 1_048_576));
+      const firstOfNext = JSON.stringify((JSON.parse(bodies[3]!) as { events: unknown[] }).events[0]);
+      assert.ok(
+        Buffer.byteLength(bodies[2]!) + 1 + Buffer.byteLength(firstOfNext) > 1_048_576,
+        'the next would not fit',
+      );
+      assert.deepEqual([tracker.deliveredCount, tracker.failedCount], [1301, 0]);
+      const rows = await waitFor('the 1,001 small events', async () => {
+        const found = await storedRows(reader, small, smallIds);
+        return found.length === 1001 && found;
+      });
+      assert.equal(rows.length, 1001);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a full queue drops the oldest, never blocks, and delivers the newest', async () => {
     const tracker = client({ maxQueueSize: 3, flushInterval: 60_000 });
     const event = unique('bounded');

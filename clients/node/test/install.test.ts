@@ -48,7 +48,7 @@ describe('installed with npm install into another project', () => {
     );
   });
 
-  it('CommonJS-free and dependency-free: the installed package has only its built files', () => {
+  it('the installed package has its built JavaScript and declarations and no dependencies', () => {
     const installed = fs.realpathSync(path.join(project, 'node_modules', 'product-intelligence'));
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<
       string,
