@@ -10,7 +10,7 @@ import {
   nullable,
   num,
   obj,
-  oneOf,
+  enumOf,
   paged,
   ref,
   str,
@@ -20,12 +20,12 @@ import {
 
 const orNull = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 const jobMetrics = { completion_rate: num, users_targeted: int, users_completed: int };
-const jobFields = { id: str, name: str, status: oneOf(...JOB_STATES), priority: nullable(str), created_at: timestamp };
+const jobFields = { id: str, name: str, status: enumOf(...JOB_STATES), priority: nullable(str), created_at: timestamp };
 const user = { user_id: str, properties: freeObject, created_at: timestamp, updated_at: timestamp };
 const apiKey = {
   id: str,
   name: str,
-  scopes: array(oneOf(...SCOPES)),
+  scopes: array(enumOf(...SCOPES)),
   created_at: timestamp,
   last_used_at: nullable(timestamp),
   revoked_at: nullable(timestamp),
@@ -35,10 +35,10 @@ const webhook = { id: str, url: str, events: strings, created_at: timestamp };
 const integration = { url: str, events: strings, created_at: timestamp, updated_at: timestamp };
 const delivery = {
   id: str,
-  target: oneOf('subscription', 'integration'),
+  target: enumOf('subscription', 'integration'),
   webhook_id: nullable(str),
   event: str,
-  status: oneOf('pending', 'succeeded', 'failed'),
+  status: enumOf('pending', 'succeeded', 'failed'),
   attempts: int,
   next_attempt_at: nullable(timestamp),
   last_status: nullable(int),
@@ -66,7 +66,7 @@ export const ADMIN_SCHEMAS = {
     oneOf: [ref('User'), obj({ user_id: str }, {}, 'what a browser key (allowed_origins) gets back')],
   },
   UserDeleted: obj({ user_id: str, deleted: literal(true), rows_deleted: int }),
-  JobCreated: obj({ id: str, name: str, status: oneOf(...JOB_STATES), created_at: timestamp }),
+  JobCreated: obj({ id: str, name: str, status: enumOf(...JOB_STATES), created_at: timestamp }),
   JobListItem: obj({ ...jobFields, metrics: obj(jobMetrics) }),
   JobList: paged('jobs', ref('JobListItem')),
   Job: obj({
@@ -156,7 +156,7 @@ export const ADMIN_SCHEMAS = {
     id: str,
     destination: str,
     tables: strings,
-    status: oneOf('queued', 'running', 'succeeded', 'failed'),
+    status: enumOf('queued', 'running', 'succeeded', 'failed'),
     row_counts: { type: 'object', additionalProperties: int, description: 'rows written per table' },
     error: nullable(str),
     created_at: timestamp,

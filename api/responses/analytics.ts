@@ -8,7 +8,7 @@ import {
   num,
   numbers,
   obj,
-  oneOf,
+  enumOf,
   ratio,
   ref,
   str,
@@ -39,7 +39,7 @@ export const ANALYTICS_SCHEMAS = {
       visibility_rate: ratio,
       engagement_conversion: ratio,
       discovery_gap_score: num,
-      quadrant: oneOf(
+      quadrant: enumOf(
         'high_visibility_high_usage',
         'high_visibility_low_usage',
         'low_visibility_high_usage',
@@ -148,9 +148,9 @@ export const ANALYTICS_SCHEMAS = {
     {
       workflow: str,
       friction_history: frictionHistory,
-      trend: oneOf('increasing', 'decreasing', 'stable'),
+      trend: enumOf('increasing', 'decreasing', 'stable'),
       percent_change: num,
-      alert_level: oneOf('none', 'info', 'warning', 'critical'),
+      alert_level: enumOf('none', 'info', 'warning', 'critical'),
     },
     { page: str, workflow_id: str, goal: str },
   ),

@@ -1,27 +1,27 @@
 import { RATE_TIERS } from '../../store/projects.js';
-import { type Schema, array, bool, int, literal, num, obj, oneOf, ref, str, timestamp } from './shapes.js';
+import { type Schema, array, bool, int, literal, num, obj, enumOf, ref, str, timestamp } from './shapes.js';
 
-const check = obj({ status: oneOf('ok', 'down'), latency_ms: int }, { error: str });
+const check = obj({ status: enumOf('ok', 'down'), latency_ms: int }, { error: str });
 
 const member = obj({
   id: str,
   email: { type: 'string', format: 'email' },
-  role: oneOf('owner', 'member'),
+  role: enumOf('owner', 'member'),
   has_password: bool,
   created_at: timestamp,
 });
 
 /** Health, rate limit, the OpenAPI document and the console's own endpoints. */
 export const SERVICE_SCHEMAS = {
-  Health: obj({ status: oneOf('ok', 'degraded') }),
+  Health: obj({ status: enumOf('ok', 'degraded') }),
   HealthDetails: obj({
-    status: oneOf('ok', 'degraded'),
+    status: enumOf('ok', 'degraded'),
     checked_at: timestamp,
     checks: obj({ postgres: check, kafka: check, registry: check }),
     event_loop: obj({ since: timestamp, p50_ms: num, p99_ms: num, max_ms: num }),
   }),
   RateLimitSettings: obj({
-    tier: oneOf(...RATE_TIERS),
+    tier: enumOf(...RATE_TIERS),
     limit_per_hour: { type: 'integer', minimum: 1 },
     window: obj({
       start: { ...timestamp, description: 'start of the current clock-hour window' },
@@ -41,7 +41,7 @@ export const SERVICE_SCHEMAS = {
     },
   },
   ConsoleSession: obj({
-    user: obj({ id: str, email: str, role: oneOf('owner', 'member'), has_password: bool }),
+    user: obj({ id: str, email: str, role: enumOf('owner', 'member'), has_password: bool }),
     project: obj({ id: str, name: str }),
     csrf_token: str,
     via_link: bool,

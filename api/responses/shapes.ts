@@ -28,7 +28,7 @@ export const array = (items: Schema, description?: string): Schema => ({
   ...(description ? { description } : {}),
 });
 export const literal = (value: string | boolean): Schema => ({ const: value });
-export const oneOf = (...values: readonly string[]): Schema => ({ enum: [...values] });
+export const enumOf = (...values: readonly string[]): Schema => ({ enum: [...values] });
 
 export const str: Schema = { type: 'string' };
 export const int: Schema = { type: 'integer' };

@@ -25,7 +25,7 @@ export interface Answer<T = unknown> {
   body: T;
 }
 
-export interface Request {
+export interface CallOptions {
   /** Values of the template's {parameters} */
   params?: Record<string, string>;
   /** e.g. '?format=csv' */
@@ -56,7 +56,11 @@ export class AnswerChecker {
   }
 
   /** `template` is the document's path (`/jobs/{job_id}`); `request.params` fill it in. */
-  async call<T = Record<string, unknown>>(method: string, template: string, request: Request = {}): Promise<Answer<T>> {
+  async call<T = Record<string, unknown>>(
+    method: string,
+    template: string,
+    request: CallOptions = {},
+  ): Promise<Answer<T>> {
     const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const value = request.params?.[name];
       assert.ok(value !== undefined, `no value for {${name}} in ${template}`);
