@@ -1,4 +1,4 @@
-import type { PoolClient } from '../../lib/db.js';
+import { type PoolClient, inTransaction } from '../../lib/db.js';
 import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
 import { queryBatches } from '../../lib/db-cursor.js';
 import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
@@ -28,22 +28,35 @@ export function publicError(err: unknown, credentials: WarehouseCredentials): st
   return message;
 }
 
-/** Claims the oldest queued (or abandoned) export; SKIP LOCKED lets any number of workers share the queue. */
+// Claims of every worker take turns, so the "nothing of this project running" they check holds until commit.
+const CLAIM_LOCK = 'pi-warehouse-export-claim';
+
+/**
+ * Claims the oldest queued (or abandoned) export of a project that has no export running: one
+ * export per project at a time, so a project with a silent destination or a long queue holds one
+ * slot and the other projects' exports run beside it.
+ */
 async function claim(services: Services): Promise<ClaimedExport | undefined> {
-  const { rows } = await services.db.query<ClaimedExport>(
-    `update warehouse_exports w
-     set status = 'running', started_at = now(), heartbeat_at = now(), finished_at = null, error = null,
-         row_counts = '{}'::jsonb
-     where (w.project_id, w.export_id) = (
-       select project_id, export_id from warehouse_exports
-       where status = 'queued' or (status = 'running' and heartbeat_at < now() - $1::interval)
-       order by created_at
-       limit 1
-       for update skip locked)
-     returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
-    [STALE_AFTER],
-  );
-  return rows[0];
+  return inTransaction(services.db, async (client) => {
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [CLAIM_LOCK]);
+    const { rows } = await client.query<ClaimedExport>(
+      `update warehouse_exports w
+       set status = 'running', started_at = now(), heartbeat_at = now(), finished_at = null, error = null,
+           row_counts = '{}'::jsonb
+       where (w.project_id, w.export_id) = (
+         select project_id, export_id from warehouse_exports q
+         where (status = 'queued' or (status = 'running' and heartbeat_at < now() - $1::interval))
+           and not exists (select 1 from warehouse_exports r
+                           where r.project_id = q.project_id and r.status = 'running'
+                             and r.heartbeat_at >= now() - $1::interval)
+         order by created_at
+         limit 1
+         for update skip locked)
+       returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
+      [STALE_AFTER],
+    );
+    return rows[0];
+  });
 }
 
 async function copyTables(services: Services, job: ClaimedExport, source: PoolClient): Promise<Record<string, number>> {
@@ -54,6 +67,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
       exportId: job.export_id,
       credentials: job.credentials,
       targets: targetPolicy(services.config.warehouseAllowHosts),
+      timeoutMs: services.config.warehouseTimeoutMs,
     },
     services.config,
   );
@@ -118,13 +132,19 @@ async function runExport(services: Services, job: ClaimedExport): Promise<void> 
   else log.warn({ ...fields, error: outcome.error }, 'warehouse export failed');
 }
 
-/** Runs queued exports until none is left (or `keepGoing` says stop); returns how many ran. */
+/**
+ * Runs queued exports until none is left (or `keepGoing` says stop), config.warehouseConcurrency at
+ * a time, each runner claiming the next as soon as its export ends; returns how many ran.
+ */
 export async function runWarehouseExportPass(services: Services, keepGoing = () => true): Promise<number> {
   let ran = 0;
-  for (let job = keepGoing() && (await claim(services)); job; job = keepGoing() && (await claim(services))) {
-    await runExport(services, job);
-    ran++;
-  }
+  const runner = async () => {
+    for (let job = keepGoing() && (await claim(services)); job; job = keepGoing() && (await claim(services))) {
+      await runExport(services, job);
+      ran++;
+    }
+  };
+  await Promise.all(Array.from({ length: services.config.warehouseConcurrency }, runner));
   return ran;
 }
 
