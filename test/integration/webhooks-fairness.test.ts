@@ -101,6 +101,17 @@ describe('webhook deliveries are fair between projects', function () {
     assert.ok(rows[0]!.pending >= 30, `A's deliveries pile up (${rows[0]!.pending} pending)`);
   });
 
+  it("holds at most the sender's own number of deliveries in flight and still sends them all", async () => {
+    const answerMs = 300;
+    const c = await tenant(() => ({ status: 204, delayMs: answerMs }));
+    for (let i = 0; i < 5; i++) await completeJob(c.projectId, `c-${i}`);
+    await sender({ webhookConcurrency: 1 });
+    await waitFor('5 deliveries', () => c.receiver.received.length === 5);
+    const at = c.receiver.received.map((r) => r.at);
+    // One at a time: each request arrives after the previous one was answered.
+    for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= answerMs, `gaps ${at.join(', ')}`);
+  });
+
   it('keeps a claim while its outcome waits to be recorded: the lease is renewed, nothing is sent twice', async () => {
     // The answer comes late enough for the test to lock the attempt's row first.
     const c = await tenant(() => ({ status: 204, delayMs: 1500 }));

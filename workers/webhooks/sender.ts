@@ -85,31 +85,33 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
   let claiming: Promise<number> | undefined;
 
   /** Claims as many due deliveries as there are free slots and starts them; how many it started. */
-  function fill(): Promise<number> {
-    claiming ??= (async () => {
-      try {
-        const free = config.webhookConcurrency - inFlight.size;
-        if (free <= 0) return 0;
-        const claimed = await claimDeliveries(db, {
-          limit: free,
-          perProject: config.webhookProjectConcurrency,
-          leaseMs: config.webhookLeaseMs,
+  async function claimAndStart(): Promise<number> {
+    const free = config.webhookConcurrency - inFlight.size;
+    if (free <= 0) return 0;
+    const claimed = await claimDeliveries(db, {
+      limit: free,
+      perProject: config.webhookProjectConcurrency,
+      leaseMs: config.webhookLeaseMs,
+    });
+    for (const d of claimed) {
+      const key = `${d.project_id}/${d.delivery_id}`;
+      const done = send(d)
+        .catch((err: unknown) => log.error({ err, delivery: d.delivery_id }, 'recording a webhook attempt failed'))
+        .finally(() => {
+          inFlight.delete(key);
+          loop.wake();
         });
-        for (const d of claimed) {
-          const key = `${d.project_id}/${d.delivery_id}`;
-          const done = send(d)
-            .catch((err: unknown) => log.error({ err, delivery: d.delivery_id }, 'recording a webhook attempt failed'))
-            .finally(() => {
-              inFlight.delete(key);
-              loop.wake();
-            });
-          inFlight.set(key, { delivery: d, done });
-        }
-        return claimed.length;
-      } finally {
-        claiming = undefined;
-      }
-    })();
+      inFlight.set(key, { delivery: d, done });
+    }
+    return claimed.length;
+  }
+
+  /** One claim at a time in this sender (the loop and drain() may both ask): a second caller shares it. */
+  function fill(): Promise<number> {
+    // .finally runs after the assignment, even when claimAndStart settles at once.
+    claiming ??= claimAndStart().finally(() => {
+      claiming = undefined;
+    });
     return claiming;
   }
 
