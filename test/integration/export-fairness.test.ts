@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunningApi } from '../../api/server.js';
 import type { Services } from '../../lib/services.js';
-import { runWarehouseExportPass } from '../../workers/warehouse-export/worker.js';
+import { runWarehouseExportPass, startWarehouseExportWorker } from '../../workers/warehouse-export/worker.js';
 import { call, closeServices, newProject, services, startTestApi, waitFor } from './helpers.js';
 
 const TIMEOUT_MS = 4000;
@@ -109,6 +109,29 @@ describe('warehouse exports are fair between projects', function () {
       assert.match(failedA.error!, /timeout/i);
       assert.ok(Date.now() - started < TIMEOUT_MS * 2, `A failed after ${Date.now() - started} ms`);
     } finally {
+      await silent.close();
+    }
+  });
+
+  it("the running worker takes B's export queued while A's hangs, without waiting for A", async () => {
+    const silent = await silentWarehouse(false);
+    const running = await startWarehouseExportWorker({ ...worker, config: { ...worker.config, pollIntervalMs: 200 } });
+    try {
+      const a = await queue(toPostgres(silent.account));
+      await waitFor(
+        "A's export connecting",
+        async () => silent.connections() === 1 && (await a()).status === 'running',
+      );
+      const b = await queue({ destination: 'duckdb', credentials: { database: 'b2.duckdb' }, tables: ['users'] });
+      const doneB = await waitFor('B finished', async () => {
+        const s = await b();
+        return s.status !== 'queued' && s.status !== 'running' && s;
+      });
+      assert.equal(doneB.status, 'succeeded', doneB.error ?? '');
+      assert.equal((await a()).status, 'running', 'A is still waiting for its destination');
+      await waitFor('A failed', async () => (await a()).status === 'failed');
+    } finally {
+      await running.stop();
       await silent.close();
     }
   });

@@ -1,9 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type PoolClient, inTransaction } from '../../lib/db.js';
 import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
 import { queryBatches } from '../../lib/db-cursor.js';
 import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
 import { type Cell, openWriter } from './writer.js';
-import { periodicWorker } from '../../lib/notify.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
 
@@ -132,35 +132,51 @@ async function runExport(services: Services, job: ClaimedExport): Promise<void> 
   else log.warn({ ...fields, error: outcome.error }, 'warehouse export failed');
 }
 
+/** Claims and runs exports one after another until none is left (or `keepGoing` says stop); how many ran. */
+async function runUntilEmpty(services: Services, keepGoing: () => boolean): Promise<number> {
+  let ran = 0;
+  for (let job = keepGoing() && (await claim(services)); job; job = keepGoing() && (await claim(services))) {
+    await runExport(services, job);
+    ran++;
+  }
+  return ran;
+}
+
 /**
  * Runs queued exports until none is left (or `keepGoing` says stop), config.warehouseConcurrency at
  * a time, each runner claiming the next as soon as its export ends; returns how many ran.
  */
 export async function runWarehouseExportPass(services: Services, keepGoing = () => true): Promise<number> {
-  let ran = 0;
-  const runner = async () => {
-    for (let job = keepGoing() && (await claim(services)); job; job = keepGoing() && (await claim(services))) {
-      await runExport(services, job);
-      ran++;
-    }
-  };
-  await Promise.all(Array.from({ length: services.config.warehouseConcurrency }, runner));
-  return ran;
+  const runs = await Promise.all(
+    Array.from({ length: services.config.warehouseConcurrency }, () => runUntilEmpty(services, keepGoing)),
+  );
+  return runs.reduce((a, b) => a + b, 0);
 }
 
-/** Picks up queued exports every config.pollIntervalMs until stopped. */
-export async function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
+/**
+ * config.warehouseConcurrency runners, each picking up queued exports and looking again every
+ * config.pollIntervalMs, until stopped. Runners, not passes: a long or silent export holds its own
+ * runner only, and the others pick up what is queued meanwhile. A stop ends each runner after its
+ * current export.
+ */
+export function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   let stopped = false;
-  // A stop also ends a pass between two exports, rather than after every queued one.
-  const worker = await periodicWorker(
-    () => runWarehouseExportPass(services, () => !stopped),
-    services.config.pollIntervalMs,
-    services.log.child({ component: 'warehouse-export' }),
-  );
-  return {
+  const stopping = new AbortController();
+  const log = services.log.child({ component: 'warehouse-export' });
+  const runner = async () => {
+    while (!stopped) {
+      await runUntilEmpty(services, () => !stopped).catch((err: unknown) =>
+        log.error({ err }, 'warehouse export runner failed; it looks again after the poll interval'),
+      );
+      await sleep(services.config.pollIntervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+    }
+  };
+  const runners = Array.from({ length: services.config.warehouseConcurrency }, runner);
+  return Promise.resolve({
     async stop() {
       stopped = true;
-      await worker.stop();
+      stopping.abort();
+      await Promise.all(runners);
     },
-  };
+  });
 }
