@@ -10,6 +10,7 @@ import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/tar
 
 /** The spec's slow-endpoint threshold: an answer later than this counts as a failed attempt. */
 export const REQUEST_TIMEOUT_MS = 5_000;
+
 export interface RunningSender {
   /** Sends every delivery due now; resolves with how many attempts it made. */
   drain(): Promise<number>;
