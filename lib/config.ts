@@ -43,8 +43,19 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** Hosts or CIDR ranges a Postgres warehouse export may reach although private or loopback. */
   warehouseAllowHosts: string[];
-  /** How long a sender holds a claimed delivery; a sender that dies lets it go after this. */
+  /**
+   * How long a sender holds a claimed delivery; a live sender renews it every third of this while
+   * the request runs, a sender that dies lets it go after this.
+   */
   webhookLeaseMs: number;
+  /** Deliveries one sender has in flight at once, all projects together. */
+  webhookConcurrency: number;
+  /** Deliveries of one project in flight at once, all senders together: one slow endpoint holds no more. */
+  webhookProjectConcurrency: number;
+  /** Warehouse exports one worker runs at once, all projects together (one export per project at a time). */
+  warehouseConcurrency: number;
+  /** Longest wait for a Postgres warehouse: connecting, and any one statement. */
+  warehouseTimeoutMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
   pollIntervalMs: number;
   /** How long GET /analytics/workflows waits for a newly asked-for goal to be mined before answering 202. */
@@ -124,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryBaseMs: int('PI_WEBHOOK_RETRY_BASE_MS', 30_000, 10, 86_400_000),
     // Longer than the 5 s request timeout, so a live sender's claim never lapses mid-request.
     webhookLeaseMs: int('PI_WEBHOOK_LEASE_MS', 30_000, 6_000, 3_600_000),
+    webhookConcurrency: int('PI_WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookProjectConcurrency: int('PI_WEBHOOK_PROJECT_CONCURRENCY', 4, 1, 1024),
+    warehouseConcurrency: int('PI_WAREHOUSE_CONCURRENCY', 3, 1, 64),
+    warehouseTimeoutMs: int('PI_WAREHOUSE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
     workflowWaitMs: int('PI_WORKFLOW_WAIT_MS', 5000, 0, 30_000),
   };

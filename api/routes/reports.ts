@@ -1,9 +1,10 @@
-import { type Pool, inTransaction } from '../../lib/db.js';
+import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
+import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { newId } from '../../lib/ids.js';
 import { jobSender } from '../../store/reports/queue.js';
 import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
 import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
-import { notFound, unavailable } from '../errors.js';
+import { ApiError, notFound, unavailable } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
@@ -65,6 +66,33 @@ const presentRun = (run: RunRow) => ({
 });
 
 const REPORT = `report_id, name, type, schedule, format, recipients, created_at`;
+
+/**
+ * Manual runs mail every recipient at once: a project may start PROJECT_LIMITS.manualReportRunsPerHour
+ * of them in any hour (sliding). Runs of one project are counted in turns, so two requests cannot
+ * both take the last one.
+ */
+async function throttleManualRuns(client: PoolClient, projectId: string): Promise<void> {
+  const limit = PROJECT_LIMITS.manualReportRunsPerHour;
+  await client.query(`select pg_advisory_xact_lock(hashtextextended('pi-manual-runs:' || $1, 0))`, [projectId]);
+  const { rows } = await client.query<{ n: number; free_in_s: number | null }>(
+    `select count(*)::int as n,
+            ceil(extract(epoch from min(created_at) + interval '1 hour' - now()))::int as free_in_s
+     from (select created_at from report_runs
+           where project_id = $1 and trigger = 'manual' and created_at > now() - interval '1 hour'
+           order by created_at desc limit $2) recent`,
+    [projectId, limit],
+  );
+  if (rows[0]!.n < limit) return;
+  const retryAfter = Math.max(1, rows[0]!.free_in_s ?? 1);
+  throw new ApiError(
+    429,
+    'rate_limited',
+    `The project started ${limit} manual report runs in the last hour; retry after ${retryAfter} s.`,
+    { limit, retry_after: retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
 
 export function reportRoutes(db: Pool): Route[] {
   const sender = jobSender(db);
@@ -183,7 +211,11 @@ export function reportRoutes(db: Pool): Route[] {
       summary: 'Send a report now (covering its usual period); the run shows in GET /analytics/reports/{id}',
       scope: 'admin',
       success: { status: 202, schema: 'ReportRunQueued', description: '{ run_id, report_id, status: queued, period }' },
-      errors: { 404: 'No such report in this project', 503: 'The reports worker has never run here' },
+      errors: {
+        404: 'No such report in this project',
+        429: 'The project started its most manual runs for this hour (Retry-After)',
+        503: 'The reports worker has never run here',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const reportId = pathParam(ctx, 'report_id');
@@ -195,6 +227,7 @@ export function reportRoutes(db: Pool): Route[] {
             );
             const report = rows[0];
             if (!report) throw notFound('report');
+            await throttleManualRuns(client, projectId);
             const period = periodBefore(report.schedule, new Date());
             const runId = newId('run');
             await client.query(

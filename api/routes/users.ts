@@ -4,7 +4,8 @@ import { userKey } from '../../lib/kafka/topics.js';
 import { keepingAnswerTables, segmentProperties } from '../../store/answer-tables.js';
 import { eraseUser } from '../../store/user-data.js';
 import { lockUsers } from '../../store/locks.js';
-import { notFound } from '../errors.js';
+import { PROJECT_LIMITS } from '../../domain/limits.js';
+import { ApiError, notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
@@ -58,6 +59,17 @@ async function mergeUser(
     : await merge();
   const row = rows[0];
   if (!row) return undefined;
+  // Checked on the merged result, inside the transaction: a refused merge changes nothing. The
+  // answer does not say how large the stored properties are (a write key may not read them).
+  const limit = PROJECT_LIMITS.userPropertiesBytes;
+  if (Buffer.byteLength(JSON.stringify(row.properties)) > limit) {
+    throw new ApiError(
+      409,
+      'conflict',
+      `The user's properties would exceed the ${limit} bytes (as JSON) a user may keep; remove some first (a null value removes a key).`,
+      { field: 'properties', reason: 'limit_reached', limit_bytes: limit },
+    );
+  }
   await publisher.publish('users', [
     {
       key: userKey(projectId, userId),
@@ -88,6 +100,7 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
         description: 'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only)',
         also: { 201: 'the user was created' },
       },
+      errors: { 409: "The merged properties would exceed a user's limit (details.limit_bytes)" },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
           mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
@@ -122,7 +135,10 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       scope: 'admin',
       body: 'user-update.json',
       success: { status: 200, schema: 'User', description: 'the user after the merge' },
-      errors: { 404: 'No such user in this project' },
+      errors: {
+        404: 'No such user in this project',
+        409: "The merged properties would exceed a user's limit (details.limit_bytes)",
+      },
       async handle(ctx, input) {
         const row = await inTransaction(db, (client) =>
           mergeUser(client, publisher, ctx.state.auth.projectId, pathParam(ctx, 'user_id'), input.properties, false),
