@@ -39,7 +39,15 @@ export const forbidden = (scope: string) =>
 export const notFound = (what = 'resource') => new ApiError(404, 'not_found', `No such ${what}.`);
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`, { limit_bytes: limitBytes });
-export const unavailable = (message: string) => new ApiError(503, 'service_unavailable', message);
+/** 503; with `retryAfterS`, a `Retry-After` header telling the client when to send the same request again. */
+export const unavailable = (message: string, retryAfterS?: number) =>
+  new ApiError(
+    503,
+    'service_unavailable',
+    message,
+    {},
+    retryAfterS === undefined ? {} : { 'Retry-After': String(retryAfterS) },
+  );
 
 /** Maps anything thrown below it to `{"error":{code,message,details}}`; unknown errors are 500s. */
 export function errorMiddleware(log: Logger): Middleware {

@@ -13,26 +13,75 @@ export interface OutgoingMessage {
   timestamp: number;
 }
 
+/** Seconds a client told 503 by the publisher waits before sending the same request again. */
+const RETRY_AFTER_S = 5;
+
+/**
+ * Sends still waiting on Kafka beyond which a new request is refused at once: a silent broker
+ * must not gather every request of the outage in memory, each with its encoded messages.
+ */
+const MAX_WAITING_SENDS = 256;
+
+const refused = () =>
+  unavailable('The event store is unavailable; nothing was applied. Retry the same request later.', RETRY_AFTER_S);
+
 /** The API's writer to Kafka: Confluent-framed Avro; resolves once Kafka has the messages (acks=all). */
 export class Publisher {
+  private waiting = 0;
+
   private constructor(
     private readonly producer: Producer,
     private readonly registry: SchemaRegistry,
     private readonly schemaIds: Map<TopicKey, number>,
+    private readonly deadlineMs: number,
     private readonly log: Logger,
   ) {}
 
-  static async start(kafka: Kafka, registry: SchemaRegistry, log: Logger, topics: TopicKey[]): Promise<Publisher> {
+  static async start(
+    kafka: Kafka,
+    registry: SchemaRegistry,
+    log: Logger,
+    topics: TopicKey[],
+    deadlineMs: number,
+  ): Promise<Publisher> {
     const schemaIds = new Map<TopicKey, number>();
     for (const topic of topics) schemaIds.set(topic, await registerValueSchema(registry, topic));
     const producer = createProducer(kafka);
     await producer.connect();
-    return new Publisher(producer, registry, schemaIds, log);
+    return new Publisher(producer, registry, schemaIds, deadlineMs, log);
   }
 
+  /**
+   * Resolves once Kafka has every message, or throws a 503 (Retry-After) when it refuses or stays
+   * silent past the deadline. After a deadline the send may still land later: a retry of the same
+   * request is then stored once only by carrying the same message_id (the sinks keep the first).
+   */
   async publish(topic: TopicKey, messages: OutgoingMessage[]): Promise<void> {
     const schemaId = this.schemaIds.get(topic);
     if (schemaId === undefined) throw new Error(`publisher was not started for ${topic}`);
+    if (this.waiting >= MAX_WAITING_SENDS) throw refused();
+    this.waiting++;
+    const sending = this.send(topic, schemaId, messages).finally(() => this.waiting--);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.deadlineMs)));
+    let outcome: 'sent' | 'late';
+    try {
+      outcome = await Promise.race([sending, deadline]);
+    } catch (err) {
+      this.log.error({ err, topic, messages: messages.length }, 'kafka send failed');
+      throw refused();
+    } finally {
+      clearTimeout(timer);
+    }
+    if (outcome === 'late') {
+      // Heard, so that its later failure is logged rather than unhandled.
+      sending.catch((err: unknown) => this.log.warn({ err, topic }, 'kafka send failed after its deadline'));
+      this.log.error({ topic, messages: messages.length, deadline_ms: this.deadlineMs }, 'kafka send timed out');
+      throw refused();
+    }
+  }
+
+  private async send(topic: TopicKey, schemaId: number, messages: OutgoingMessage[]): Promise<'sent'> {
     const encoded = await Promise.all(
       messages.map(async (m) => ({
         key: m.key,
@@ -40,12 +89,8 @@ export class Publisher {
         timestamp: String(m.timestamp),
       })),
     );
-    try {
-      await this.producer.send({ topic: topicName(topic), acks: -1, messages: encoded });
-    } catch (err) {
-      this.log.error({ err, topic, messages: messages.length }, 'kafka send failed');
-      throw unavailable('The event store is unavailable; nothing was applied. Retry the request.');
-    }
+    await this.producer.send({ topic: topicName(topic), acks: -1, messages: encoded });
+    return 'sent';
   }
 
   async stop(): Promise<void> {

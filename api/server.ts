@@ -26,7 +26,7 @@ export async function startApi(
   const log = deps.log.child({ component: 'api' });
   const admin = deps.kafka.admin();
   await admin.connect();
-  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users']);
+  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users'], config.ingestDeadlineMs);
   const health = new HealthMonitor({ db: deps.db, admin, registryUrl: config.schemaRegistryUrl });
   const { app } = createApp({
     db: deps.db,
