@@ -17,7 +17,7 @@ import { behaviouralCohortRoutes } from './routes/behavioural-cohorts.js';
 import { cohortRoutes } from './routes/cohorts.js';
 import { eventContextRoutes } from './routes/event-context.js';
 import { eventRoutes } from './routes/events.js';
-import { exportRoutes } from './routes/exports.js';
+import { type ExportLimits, exportRoutes } from './routes/exports.js';
 import { featureRoutes } from './routes/features.js';
 import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
@@ -35,6 +35,8 @@ import { loadTrackerScript, trackerScript } from './tracker-script.js';
 
 export interface AppDeps {
   db: Pool;
+  /** Streamed exports: their own small pool, and how long a reader may take nothing before it is dropped. */
+  exports: ExportLimits;
   admin: Admin;
   publisher: Publisher;
   registryUrl: string;
@@ -61,7 +63,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...integrationTestRoutes(deps.db),
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
-    ...exportRoutes(deps.db),
+    ...exportRoutes(deps.db, deps.exports),
     ...featureRoutes(deps.db),
     ...behaviouralCohortRoutes(deps.db),
     ...frictionRoutes(deps.db),

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { isPostgresUnavailable } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 
 export type ErrorCode =
@@ -69,7 +70,9 @@ export function errorMiddleware(log: Logger): Middleware {
       const apiError =
         err instanceof ApiError
           ? err
-          : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
+          : isPostgresUnavailable(err)
+            ? unavailable('The database is busy or unavailable; nothing was applied. Retry the request later.', 5)
+            : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
       if (!(err instanceof ApiError)) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
