@@ -6,6 +6,7 @@ import { type Pool, type PoolLimits, createPool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 import type { SchemaRegistry } from '../lib/kafka/registry.js';
 import { createApp } from './app.js';
+import { AuthThrottle } from './auth-throttle.js';
 import { HealthMonitor } from './health.js';
 import { Publisher } from './publisher.js';
 import { attachStream } from './stream/server.js';
@@ -51,6 +52,7 @@ export async function startApi(
   const { app } = createApp({
     db: deps.db,
     exports: { db: exportDb, idleMs: config.exportIdleMs },
+    authThrottle: new AuthThrottle(config.authFailuresPerMinute),
     admin,
     health,
     publisher,
@@ -65,6 +67,7 @@ export async function startApi(
     databaseUrl: config.databaseUrl,
     log,
     pollMs: config.pollIntervalMs,
+    maxUnauthenticated: config.streamUnauthenticatedMax,
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

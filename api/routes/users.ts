@@ -85,15 +85,16 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       success: {
         status: 200,
         description:
-          'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only); 201 when created',
+          'the user ({ user_id, properties, created_at, updated_at }) to an admin key; { user_id } only to any other key; 201 when created',
       },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
           mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
         ))!;
         ctx.status = row.created ? 201 : 200;
-        // A browser key is public in its pages: it may write, never read a user's properties back.
-        ctx.body = ctx.state.auth.allowedOrigins ? { user_id: row.user_id } : presentUser(row);
+        // A write key (a browser's, a mobile app's) is as good as public: it may write, never read a
+        // user's stored properties back. Reading them is an admin's (GET /users/{user_id}).
+        ctx.body = ctx.state.auth.scopes.includes('admin') ? presentUser(row) : { user_id: row.user_id };
       },
     }),
     defineRoute({
