@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { withoutAddresses } from '../../domain/addresses.js';
 import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import {
@@ -128,14 +129,14 @@ interface ExportRow {
   error: string | null;
 }
 
-// Never the credentials.
+// Never the credentials, nor our addresses or file paths in a failure's text.
 const presentExport = (row: ExportRow) => ({
   id: row.export_id,
   destination: row.destination,
   tables: row.tables,
   status: row.status,
   row_counts: row.row_counts,
-  error: row.error,
+  error: row.error === null ? null : withoutAddresses(row.error),
   created_at: row.created_at.toISOString(),
   started_at: row.started_at?.toISOString() ?? null,
   finished_at: row.finished_at?.toISOString() ?? null,

@@ -70,6 +70,13 @@ describe('ingest with a silent broker (a proxy between the API and Kafka falls s
       assert.ok(Number(reply.headers.get('retry-after')) >= 1, 'Retry-After');
       assert.ok(ms >= DEADLINE_MS - 100 && ms < DEADLINE_MS + 2000, `answered after ${Math.round(ms)} ms`);
     }
+    // The public health answers at once from the last probe (never probing for the caller), and
+    // says degraded once a probe found Kafka silent.
+    await waitFor('GET /health to say degraded', async () => {
+      const { reply, ms } = await timed(() => call(api, 'GET', '/health'));
+      assert.ok(ms < 500, `GET /health took ${Math.round(ms)} ms`);
+      return reply.status === 503 && (reply.body as { status: string }).status === 'degraded';
+    });
     proxy.thaw();
     // The client's retry, after Retry-After: the same message ids.
     const again = await call(api, 'POST', '/events', { key, json: event(single) });
