@@ -6,8 +6,9 @@ const WINDOW_MS = 60_000;
  * Failed authentications (401) per client address in fixed one-minute windows, in this process's
  * memory: an address over its budget is refused with 429 before its key is looked up, so a flood
  * of missing or wrong keys costs neither Postgres queries nor hashing. Each API process keeps its
- * own counts (n processes allow n times the budget); the map holds one window and is emptied
- * when the next begins.
+ * own counts (n processes allow n times the budget), and requests of one address checked while
+ * none of them had failed yet all pass (the budget is exceeded by at most the address's
+ * concurrency). The map holds one window and is emptied when the next begins.
  */
 export class AuthThrottle {
   private window = 0;

@@ -121,4 +121,47 @@ describe('keys under abuse: write keys, revocation, shares of the hour, failed a
     for (const client of idle) client.ws.close();
     await Promise.all(idle.map((c) => c.closed));
   });
+
+  it("floods of bad keys and of idle sockets from one address leave another address's requests fast", async () => {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 100);
+    const { keys } = await newProject(['admin']);
+    const bad = `pi_0000000000000000_${'y'.repeat(43)}`;
+    const floodStatuses: number[] = [];
+    const sockets: WebSocket[] = [];
+    const socketRefusals: number[] = [];
+    let flooding = true;
+    const flood = (async () => {
+      for (let i = 0; flooding; i++) {
+        const burst = Array.from({ length: 10 }, () =>
+          call(api, 'GET', '/jobs', { key: bad, headers: { 'X-Forwarded-For': '198.51.100.9' } }),
+        );
+        for (const reply of await Promise.all(burst)) floodStatuses.push(reply.status);
+        const socket = await upgrade(api.streamUrl);
+        if (socket.ws) sockets.push(socket.ws);
+        else socketRefusals.push(socket.status!);
+      }
+    })();
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const start = performance.now();
+      const reply = await call(api, 'GET', '/jobs', { key: keys[0], headers: { 'X-Forwarded-For': '198.51.100.10' } });
+      assert.equal(reply.status, 200);
+      times.push(performance.now() - start);
+    }
+    flooding = false;
+    await flood;
+    for (const ws of sockets) ws.terminate();
+    const p99 = [...times].sort((a, b) => a - b)[Math.ceil(times.length * 0.99) - 1]!;
+    const unauthorized = floodStatuses.filter((s) => s === 401).length;
+    // Requests of one burst are checked before any of them failed: the budget plus one burst at most.
+    assert.ok(unauthorized >= AUTH_FAILURES && unauthorized < AUTH_FAILURES + 10, `${unauthorized} answered 401`);
+    assert.equal(sockets.length, UNAUTHENTICATED_SOCKETS);
+    assert.ok(p99 < 1000, `bystander p99 ${Math.round(p99)} ms`);
+    console.log(
+      `      floods: ${floodStatuses.length} bad-key requests (${unauthorized} answered 401, ` +
+        `${floodStatuses.length - unauthorized} 429), ${sockets.length + socketRefusals.length} socket upgrades ` +
+        `(${sockets.length} admitted, ${socketRefusals.length} refused 503); bystander 50 × GET /jobs p99 ${Math.round(p99)} ms`,
+    );
+  });
 });
