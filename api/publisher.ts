@@ -16,11 +16,15 @@ export interface OutgoingMessage {
 /** Seconds a client told 503 by the publisher waits before sending the same request again. */
 const RETRY_AFTER_S = 5;
 
-/**
- * Sends still waiting on Kafka beyond which a new request is refused at once: a silent broker
- * must not gather every request of the outage in memory, each with its encoded messages.
- */
-const MAX_WAITING_SENDS = 256;
+export interface PublisherLimits {
+  /** How long a publish waits for Kafka before it throws 503 (PI_INGEST_DEADLINE_MS). */
+  deadlineMs: number;
+  /**
+   * Sends still waiting on Kafka beyond which a new publish is refused at once: a silent broker
+   * must not gather every request of the outage in memory, each with its encoded messages.
+   */
+  maxWaiting?: number;
+}
 
 const refused = () =>
   unavailable('The event store is unavailable; nothing was applied. Retry the same request later.', RETRY_AFTER_S);
@@ -33,7 +37,7 @@ export class Publisher {
     private readonly producer: Producer,
     private readonly registry: SchemaRegistry,
     private readonly schemaIds: Map<TopicKey, number>,
-    private readonly deadlineMs: number,
+    private readonly limits: Required<PublisherLimits>,
     private readonly log: Logger,
   ) {}
 
@@ -42,13 +46,13 @@ export class Publisher {
     registry: SchemaRegistry,
     log: Logger,
     topics: TopicKey[],
-    deadlineMs: number,
+    limits: PublisherLimits,
   ): Promise<Publisher> {
     const schemaIds = new Map<TopicKey, number>();
     for (const topic of topics) schemaIds.set(topic, await registerValueSchema(registry, topic));
     const producer = createProducer(kafka);
     await producer.connect();
-    return new Publisher(producer, registry, schemaIds, deadlineMs, log);
+    return new Publisher(producer, registry, schemaIds, { deadlineMs: limits.deadlineMs, maxWaiting: limits.maxWaiting ?? 256 }, log);
   }
 
   /**
@@ -59,11 +63,13 @@ export class Publisher {
   async publish(topic: TopicKey, messages: OutgoingMessage[]): Promise<void> {
     const schemaId = this.schemaIds.get(topic);
     if (schemaId === undefined) throw new Error(`publisher was not started for ${topic}`);
-    if (this.waiting >= MAX_WAITING_SENDS) throw refused();
+    if (this.waiting >= this.limits.maxWaiting) throw refused();
     this.waiting++;
     const sending = this.send(topic, schemaId, messages).finally(() => this.waiting--);
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.deadlineMs)));
+    const deadline = new Promise<'late'>(
+      (resolve) => (timer = setTimeout(() => resolve('late'), this.limits.deadlineMs)),
+    );
     let outcome: 'sent' | 'late';
     try {
       outcome = await Promise.race([sending, deadline]);
@@ -76,7 +82,7 @@ export class Publisher {
     if (outcome === 'late') {
       // Heard, so that its later failure is logged rather than unhandled.
       sending.catch((err: unknown) => this.log.warn({ err, topic }, 'kafka send failed after its deadline'));
-      this.log.error({ topic, messages: messages.length, deadline_ms: this.deadlineMs }, 'kafka send timed out');
+      this.log.error({ topic, messages: messages.length, deadline_ms: this.limits.deadlineMs }, 'kafka send timed out');
       throw refused();
     }
   }

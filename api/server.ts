@@ -38,7 +38,9 @@ export async function startApi(
   const log = deps.log.child({ component: 'api' });
   const admin = deps.kafka.admin();
   await admin.connect();
-  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users'], config.ingestDeadlineMs);
+  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users'], {
+    deadlineMs: config.ingestDeadlineMs,
+  });
   // Streamed exports read for as long as their reader takes: a pool of their own, so that slow
   // readers wait for each other (then 503) and never for the connections of everything else. A
   // cursor's reads are one statement, so no statement timeout here: idle readers are dropped.

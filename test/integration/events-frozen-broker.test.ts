@@ -3,7 +3,11 @@ import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
-import { createKafka } from '../../lib/kafka/client.js';
+import { type Kafka, createKafka } from '../../lib/kafka/client.js';
+import { userKey } from '../../lib/kafka/topics.js';
+import { toRecord } from '../../domain/tracked-event.js';
+import { ApiError } from '../../api/errors.js';
+import { Publisher } from '../../api/publisher.js';
 import { createLogger } from '../../lib/log.js';
 import type { Stoppable } from '../../lib/role.js';
 import { startProcessors } from '../../processors/main.js';
@@ -19,6 +23,7 @@ describe('ingest with a silent broker (a proxy between the API and Kafka falls s
   let sinks: Stoppable[];
   let key: string;
   let projectId: string;
+  let kafka: Kafka;
 
   before(async () => {
     await isolateTopics();
@@ -27,7 +32,7 @@ describe('ingest with a silent broker (a proxy between the API and Kafka falls s
     const config = { ...loadConfig(), port: 0, ingestDeadlineMs: DEADLINE_MS };
     const [host, port] = config.kafkaBrokers[0]!.split(':') as [string, string];
     proxy = await FreezingProxy.start({ host, port: Number(port) });
-    const kafka = createKafka(config, createLogger('silent'), 'frozen-broker-test', proxy.socketFactory());
+    kafka = createKafka(config, createLogger('silent'), 'frozen-broker-test', proxy.socketFactory());
     api = await startApi(config, { ...services(), kafka, log: createLogger('silent') });
     const project = await newProject(['events:write']);
     projectId = project.projectId;
@@ -128,5 +133,40 @@ describe('ingest with a silent broker (a proxy between the API and Kafka falls s
         `(then retried), ${ids.length - new Set(stored).size} lost, ${stored.length - new Set(stored).size} stored twice, ` +
         `p99 ${Math.round(ms[Math.ceil(ms.length * 0.99) - 1]!)} ms, max ${Math.round(ms.at(-1)!)} ms`,
     );
+  });
+
+  it('refuses at once, without queueing, beyond the sends already waiting on a silent broker', async () => {
+    const publisher = await Publisher.start(kafka, services().registry, createLogger('silent'), ['events'], {
+      deadlineMs: DEADLINE_MS,
+      maxWaiting: 2,
+    });
+    const publish = async () => {
+      const record = toRecord(projectId, event(crypto.randomUUID()), Date.now());
+      const start = performance.now();
+      const outcome = await publisher
+        .publish('events', [{ key: userKey(projectId, record.user_id), value: record, timestamp: record.received_at }])
+        .then(
+          () => 'sent',
+          (err: unknown) => (err instanceof ApiError ? err.status : err),
+        );
+      return { outcome, ms: performance.now() - start };
+    };
+    try {
+      proxy.freeze();
+      const waiting = [publish(), publish()];
+      const third = await publish();
+      assert.equal(third.outcome, 503);
+      assert.ok(third.ms < 500, `refused after ${Math.round(third.ms)} ms`);
+      for (const { outcome, ms } of await Promise.all(waiting)) {
+        assert.equal(outcome, 503);
+        assert.ok(ms >= DEADLINE_MS - 100, `the waiting ones wait for the deadline (${Math.round(ms)} ms)`);
+      }
+      proxy.thaw();
+      // The late sends land once the broker answers; then a new one goes through.
+      await waitFor('a send after the silence', async () => (await publish()).outcome === 'sent');
+    } finally {
+      proxy.thaw();
+      await publisher.stop();
+    }
   });
 });
