@@ -52,7 +52,13 @@ export class Publisher {
     for (const topic of topics) schemaIds.set(topic, await registerValueSchema(registry, topic));
     const producer = createProducer(kafka);
     await producer.connect();
-    return new Publisher(producer, registry, schemaIds, { deadlineMs: limits.deadlineMs, maxWaiting: limits.maxWaiting ?? 256 }, log);
+    return new Publisher(
+      producer,
+      registry,
+      schemaIds,
+      { deadlineMs: limits.deadlineMs, maxWaiting: limits.maxWaiting ?? 256 },
+      log,
+    );
   }
 
   /**
