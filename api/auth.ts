@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { type ResolvedKey, type Scope, resolveKey } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
-import type { AuthThrottle } from './auth-throttle.js';
+import { type AuthThrottle, clientAddress } from './auth-throttle.js';
 import { refuseForeignOrigin } from './cors.js';
 import { type ConsoleIdentity, authenticateConsole } from './console/sessions.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
@@ -21,9 +21,10 @@ declare module 'koa' {
  */
 export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
   return async (ctx, next) => {
-    throttle.check(ctx.ip);
+    const address = clientAddress(ctx.req);
+    throttle.check(address);
     const caller = await resolveCaller(db, ctx).catch((err: unknown) => {
-      if (err instanceof ApiError && err.status === 401) throttle.failed(ctx.ip);
+      if (err instanceof ApiError && err.status === 401) throttle.failed(address);
       throw err;
     });
     ctx.state.auth = caller.auth;

@@ -51,10 +51,11 @@ export async function startApi(
     log.warn({ message: err.message, code: err.code }, 'idle export connection failed'),
   );
   const health = new HealthMonitor({ db: deps.db, admin, registryUrl: config.schemaRegistryUrl });
+  const authThrottle = new AuthThrottle(config.authFailuresPerMinute);
   const { app } = createApp({
     db: deps.db,
     exports: { db: exportDb, idleMs: config.exportIdleMs },
-    authThrottle: new AuthThrottle(config.authFailuresPerMinute),
+    authThrottle,
     admin,
     health,
     publisher,
@@ -70,6 +71,7 @@ export async function startApi(
     log,
     pollMs: config.pollIntervalMs,
     maxUnauthenticated: config.streamUnauthenticatedMax,
+    throttle: authThrottle,
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { KEY_CHANGES_CHANNEL, liveKeys } from '../../store/api-keys.js';
+import { type AuthThrottle, clientAddress } from '../auth-throttle.js';
+import { ApiError } from '../errors.js';
 import type { Pool } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
 import { listen, wakeLoop } from '../../lib/notify.js';
@@ -24,12 +26,15 @@ export interface StreamOptions {
   maxConnectionsPerProject?: number;
   /** Sockets not yet authenticated, at most, in this process: beyond, upgrades answer 503. */
   maxUnauthenticated?: number;
+  /** The API's failed-authentication counts: an address over its budget gets 429 to its upgrade. */
+  throttle: AuthThrottle;
   /** How far back the catch-up looks for rows a missed NOTIFY did not announce. */
   lookbackMs?: number;
 }
 
 interface Client {
   socket: WebSocket;
+  address: string;
   projectId?: string;
   /** The API key it authenticated with (none for a console stream token). */
   keyId?: string;
@@ -66,13 +71,23 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
+    const address = clientAddress(req);
+    try {
+      options.throttle.check(address);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${err.headers['Retry-After']}\r\nConnection: close\r\n\r\n`,
+      );
+      return;
+    }
     // Each socket waiting for its auth message costs memory and a timer: a flood of them is
     // refused before the handshake, and those accepted are closed by the auth timeout.
     if ([...clients].filter((c) => !c.projectId).length >= maxUnauthenticated) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, address));
   });
 
   const send = (client: Client, message: unknown) => {
@@ -86,8 +101,8 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     client.socket.send(JSON.stringify(message));
   };
 
-  function accept(socket: WebSocket) {
-    const client: Client = { socket, channels: new Set(), alive: true };
+  function accept(socket: WebSocket, address: string) {
+    const client: Client = { socket, address, channels: new Set(), alive: true };
     clients.add(client);
     const authTimer = setTimeout(() => {
       send(client, streamError('auth_timeout', `The first message must be auth, within ${authTimeoutMs / 1000} s.`));
@@ -110,6 +125,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     const message = parseClientMessage(raw);
     if (!client.projectId) {
       if (message.type !== 'auth') {
+        options.throttle.failed(client.address);
         send(client, streamError('unauthorized', 'The first message must be {"type":"auth","api_key":"…"}.'));
         client.socket.close(CLOSE.policy, 'unauthorized');
         return;
@@ -119,6 +135,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
         log.error({ err }, 'stream key lookup failed');
         return undefined;
       });
+      if (!key) options.throttle.failed(client.address);
       if (!key || !(key.scopes.includes('analytics:read') || key.scopes.includes('admin'))) {
         send(client, streamError('unauthorized', 'Invalid API key, or a key without analytics:read.'));
         client.socket.close(CLOSE.policy, 'unauthorized');

@@ -11,9 +11,9 @@ const AUTH_FAILURES = 5;
 const UNAUTHENTICATED_SOCKETS = 5;
 
 /** A stream upgrade's outcome: open, or the HTTP status it was refused with. */
-const upgrade = (url: string) =>
+const upgrade = (url: string, headers: Record<string, string> = {}) =>
   new Promise<{ ws?: WebSocket; status?: number }>((resolve, reject) => {
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, { headers });
     ws.once('open', () => resolve({ ws }));
     ws.once('unexpected-response', (_req, res) => {
       resolve({ status: res.statusCode });
@@ -87,6 +87,19 @@ describe('keys under abuse: write keys, revocation, shares of the hour, failed a
     assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.7'), key: keys[0] })).status, 429);
     assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.8'), key: keys[0] })).status, 200);
     assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.8'), key: bad })).status, 401);
+
+    // The stream shares the counts: its upgrades from the address are refused with 429, and wrong
+    // keys sent on it count like the API's.
+    assert.equal((await upgrade(api.streamUrl, from('203.0.113.7'))).status, 429);
+    for (let i = 0; i < AUTH_FAILURES; i++) {
+      const { ws } = await upgrade(api.streamUrl, from('203.0.113.9'));
+      assert.ok(ws, `upgrade ${i + 1} is admitted`);
+      const closed = new Promise((resolve) => ws.once('close', resolve));
+      ws.send(JSON.stringify({ type: 'auth', api_key: bad }));
+      await closed;
+    }
+    assert.equal((await upgrade(api.streamUrl, from('203.0.113.9'))).status, 429);
+    assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.9'), key: keys[0] })).status, 429);
   });
 
   it("revoking a key closes its open streams within 5 s; the project's other streams stay", async () => {
