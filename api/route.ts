@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { Scope } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
 import { authenticate, requireScope } from './auth.js';
+import type { AuthThrottle } from './auth-throttle.js';
 import { jsonBody, problemAt } from './body.js';
 import { fieldError } from './errors.js';
 import { rateLimit } from './rate-limit.js';
@@ -51,8 +52,8 @@ export function defineRoute<Body>(route: Route<Body>): Route {
   return route;
 }
 
-export function mount(router: Router, routes: Route[], db: Pool): void {
-  const auth = authenticate(db);
+export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthThrottle): void {
+  const auth = authenticate(db, throttle);
   const limit = rateLimit(db);
   for (const route of routes) {
     const chain: Middleware[] = [];

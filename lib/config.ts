@@ -60,6 +60,23 @@ export interface Config {
   pollIntervalMs: number;
   /** How long GET /analytics/workflows waits for a newly asked-for goal to be mined before answering 202. */
   workflowWaitMs: number;
+  /**
+   * How long POST /events, /events/batch and the user routes wait for Kafka to take a write before
+   * answering 503 with Retry-After: a silent broker (a long pause, a partition) is not a hang.
+   */
+  ingestDeadlineMs: number;
+  /** The API's Postgres limits (docs/reliability.md): statement run time, pool wait, idle transaction. */
+  pgStatementTimeoutMs: number;
+  pgAcquireTimeoutMs: number;
+  pgIdleInTransactionMs: number;
+  /** Connections of the API's own pool for streamed exports; further exports wait, then get 503. */
+  exportConnections: number;
+  /** A streamed export whose reader takes nothing for this long is dropped and its connection freed. */
+  exportIdleMs: number;
+  /** Failed authentications (401) one client address may make per minute before it gets 429. */
+  authFailuresPerMinute: number;
+  /** Stream sockets that have not authenticated yet, at most, per API process. */
+  streamUnauthenticatedMax: number;
 }
 
 export const KAFKA_LOG_LEVELS = ['nothing', 'error', 'warn', 'info', 'debug'] as const;
@@ -141,6 +158,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warehouseTimeoutMs: int('PI_WAREHOUSE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
     workflowWaitMs: int('PI_WORKFLOW_WAIT_MS', 5000, 0, 30_000),
+    ingestDeadlineMs: int('PI_INGEST_DEADLINE_MS', 5000, 100, 10_000),
+    pgStatementTimeoutMs: int('PI_PG_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    pgAcquireTimeoutMs: int('PI_PG_ACQUIRE_TIMEOUT_MS', 5000, 100, 60_000),
+    pgIdleInTransactionMs: int('PI_PG_IDLE_IN_TRANSACTION_MS', 30_000, 100, 3_600_000),
+    exportConnections: int('PI_EXPORT_CONNECTIONS', 4, 1, 64),
+    exportIdleMs: int('PI_EXPORT_IDLE_MS', 30_000, 100, 3_600_000),
+    authFailuresPerMinute: int('PI_AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
+    streamUnauthenticatedMax: int('PI_STREAM_UNAUTHENTICATED_MAX', 200, 1, 100_000),
   };
   for (const broker of config.kafkaBrokers) {
     if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);

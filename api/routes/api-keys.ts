@@ -1,4 +1,4 @@
-import { type Scope, createKey } from '../../store/api-keys.js';
+import { type Scope, createKey, revokeKey } from '../../store/api-keys.js';
 import type { Pool } from '../../lib/db.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
@@ -82,18 +82,14 @@ export function apiKeyRoutes(db: Pool): Route[] {
       method: 'DELETE',
       path: '/api-keys/:key_id',
       tag: 'API keys',
-      summary: 'Revoke an API key (at once, for every API process)',
+      summary: "Revoke an API key (at once, for every API process; the key's open streams close within seconds)",
       scope: 'admin',
       success: { status: 200, schema: 'ApiKeyRevoked', description: '{ id, revoked: true, revoked_at }' },
       errors: { 404: 'No such key in this project' },
       async handle(ctx) {
-        const { rows } = await db.query<{ revoked_at: Date }>(
-          `update api_keys set revoked_at = coalesce(revoked_at, now())
-           where project_id = $1 and key_id = $2 returning revoked_at`,
-          [ctx.state.auth.projectId, pathParam(ctx, 'key_id')],
-        );
-        if (!rows[0]) throw notFound('API key');
-        ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: rows[0].revoked_at.toISOString() };
+        const revokedAt = await revokeKey(db, ctx.state.auth.projectId, pathParam(ctx, 'key_id'));
+        if (!revokedAt) throw notFound('API key');
+        ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: revokedAt.toISOString() };
       },
     }),
   ];

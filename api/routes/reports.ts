@@ -1,3 +1,4 @@
+import { withoutAddresses } from '../../domain/addresses.js';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { newId } from '../../lib/ids.js';
@@ -61,7 +62,8 @@ const presentRun = (run: RunRow) => ({
   attempts: run.attempts,
   recipients: run.recipients,
   sent_at: run.sent_at?.toISOString() ?? null,
-  error: run.error,
+  // Mail failures name our SMTP server ("connect ECONNREFUSED 10.0.3.7:25"): not for tenants.
+  error: run.error === null ? null : withoutAddresses(run.error),
   created_at: run.created_at.toISOString(),
 });
 

@@ -97,7 +97,8 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       success: {
         status: 200,
         schema: 'IdentifiedUser',
-        description: 'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only)',
+        description:
+          'the user ({ user_id, properties, created_at, updated_at }) to an admin key; { user_id } only to any other key',
         also: { 201: 'the user was created' },
       },
       errors: { 409: "The merged properties would exceed a user's limit (details.limit_bytes)" },
@@ -106,8 +107,9 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
           mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
         ))!;
         ctx.status = row.created ? 201 : 200;
-        // A browser key is public in its pages: it may write, never read a user's properties back.
-        ctx.body = ctx.state.auth.allowedOrigins ? { user_id: row.user_id } : presentUser(row);
+        // A write key (a browser's, a mobile app's) is as good as public: it may write, never read a
+        // user's stored properties back. Reading them is an admin's (GET /users/{user_id}).
+        ctx.body = ctx.state.auth.scopes.includes('admin') ? presentUser(row) : { user_id: row.user_id };
       },
     }),
     defineRoute({

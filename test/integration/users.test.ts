@@ -68,18 +68,26 @@ describe('users API', () => {
   it('identifies (201), merges (200), removes null properties and publishes the state to the users topic', async () => {
     const userId = `u-${crypto.randomUUID()}`;
     const first = await call<Record<string, unknown>>(api, 'POST', '/users/identify', {
-      key: writer,
+      key: admin,
       json: { user_id: userId, properties: { email: 'a@example.com', plan: 'free', mrr: 0 } },
     });
     assert.equal(first.status, 201);
     assert.deepEqual(first.body.properties, { email: 'a@example.com', plan: 'free', mrr: 0 });
 
+    // The write key (the one a browser holds) writes, and reads nothing back: not the stored e-mail.
     const second = await call<Record<string, unknown>>(api, 'POST', '/users/identify', {
       key: writer,
-      json: { user_id: userId, properties: { plan: 'pro', mrr: 99, email: null } },
+      json: { user_id: userId, properties: { plan: 'pro', mrr: 99 } },
     });
     assert.equal(second.status, 200);
-    assert.deepEqual(second.body.properties, { plan: 'pro', mrr: 99 });
+    assert.deepEqual(second.body, { user_id: userId });
+
+    const third = await call<Record<string, unknown>>(api, 'POST', '/users/identify', {
+      key: admin,
+      json: { user_id: userId, properties: { email: null } },
+    });
+    assert.equal(third.status, 200);
+    assert.deepEqual(third.body.properties, { plan: 'pro', mrr: 99 });
 
     const patched = await call<Record<string, unknown>>(api, 'PATCH', `/users/${userId}`, {
       key: admin,
@@ -95,6 +103,7 @@ describe('users API', () => {
       values.map((v) => JSON.parse(String(v!.properties)) as unknown),
       [
         { email: 'a@example.com', plan: 'free', mrr: 0 },
+        { email: 'a@example.com', plan: 'pro', mrr: 99 },
         { plan: 'pro', mrr: 99 },
         { plan: 'pro', mrr: 99, company: 'Acme' },
       ],
