@@ -69,8 +69,11 @@ describe('limits per project', function () {
     });
     assert.equal(report.status, 201, JSON.stringify(report.body));
     const runNow = () => call(api, 'POST', `/analytics/reports/${report.body.id}/run`, { key });
-    // No reports worker here: a run that passes the throttle answers 503 and records nothing.
-    assert.equal((await runNow()).status, 503);
+    // Under the limit a run passes the throttle: queued (202), or 503 where no reports worker has ever
+    // created its queue in this database (which depends on the test files run before this one).
+    const first = (await runNow()).status;
+    assert.ok(first === 202 || first === 503, `status ${first}`);
+    await services().db.query('delete from report_runs where project_id = $1', [projectId]);
     // The hour's runs, as earlier requests left them: the oldest 20 minutes ago.
     await services().db.query(
       `insert into report_runs (project_id, report_id, run_id, trigger, period_start, period_end, recipients, created_at)
