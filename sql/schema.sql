@@ -293,6 +293,27 @@ create table friction_element_daily (
   constraint friction_element_daily_pkey PRIMARY KEY (project_id, page, element, day)
 );
 
+create table friction_element_reach (
+  project_id uuid not null,
+  page text not null,
+  element text not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  constraint friction_element_reach_pkey PRIMARY KEY (project_id, page, element, day, prev_day)
+);
+
+create table friction_element_users (
+  project_id uuid not null,
+  page text not null,
+  element text not null,
+  day date not null,
+  user_id text not null,
+  signals integer not null,
+  constraint friction_element_users_pkey PRIMARY KEY (project_id, page, element, day, user_id)
+);
+CREATE INDEX friction_element_users_user ON public.friction_element_users USING btree (project_id, user_id, day);
+
 create table friction_episodes (
   project_id uuid not null,
   episode_id text not null,

@@ -43,15 +43,28 @@ const DISCOVERY: AdditiveTable = {
   values: [['users', int]],
 };
 
-const PAGE_REACH: AdditiveTable = {
-  table: 'friction_page_reach',
-  keys: [
-    ['page', 'text'],
-    ['day', 'date'],
-    ['prev_day', 'date'],
-  ],
-  values: [['users', int]],
-};
+/**
+ * Distinct users with friction on a page, or on an element, over any date range: each day a user
+ * had a signal there is an edge from the user's previous such day there (`-infinity` for the first).
+ */
+function frictionReach(table: string, perUser: string, keys: string[]): { spec: AdditiveTable; sql: string } {
+  const columns = keys.map((k) => `p.${k}`).join(', ');
+  return {
+    spec: {
+      table,
+      keys: [...keys.map((k): [string, string] => [k, 'text']), ['day', 'date'], ['prev_day', 'date']],
+      values: [['users', int]],
+    },
+    sql: `with ${USERS},
+  e as (
+    select p.project_id, ${columns}, p.day,
+           coalesce(lag(p.day) over (partition by p.project_id, ${columns}, p.user_id order by p.day), '-infinity') as prev_day
+    from u join ${perUser} p using (project_id, user_id)
+  )
+  select project_id, ${keys.join(', ')}, day::text, prev_day::text, count(*)::int as users
+  from e group by project_id, ${keys.join(', ')}, day, prev_day`,
+  };
+}
 
 const SEGMENT_KEYS: [string, string][] = [
   ['segment_key', 'text'],
@@ -128,15 +141,6 @@ const DISCOVERY_SQL = `with ${USERS}
   where fu.first_used_at is not null
   group by 1, 2, 3`;
 
-/** Each day a user had friction on a page is an edge from the user's previous such day on the page. */
-const PAGE_REACH_SQL = `with ${USERS},
-  e as (
-    select p.project_id, p.page, p.day,
-           coalesce(lag(p.day) over (partition by p.project_id, p.page, p.user_id order by p.day), '-infinity') as prev_day
-    from u join friction_page_users p using (project_id, user_id)
-  )
-  select project_id, page, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3, 4`;
-
 /**
  * The users' segments: one row per segment property of their project ($3: project → keys) that
  * they hold a scalar value of, at most SEGMENT_VALUE_MAX characters (a segment value is part of a
@@ -169,7 +173,8 @@ const SEGMENT_REACH_SQL = `with ${USERS}, ${MEMBERS}, ${EDGES}
 /** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($3). */
 const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
   { spec: REACH, sql: REACH_SQL },
-  { spec: PAGE_REACH, sql: PAGE_REACH_SQL },
+  frictionReach('friction_page_reach', 'friction_page_users', ['page']),
+  frictionReach('friction_element_reach', 'friction_element_users', ['page', 'element']),
   { spec: TENURE, sql: TENURE_SQL },
   { spec: DISCOVERY, sql: DISCOVERY_SQL },
   { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, segments: true },

@@ -20,6 +20,7 @@ export const USER_TABLES = [
   'sessions',
   'friction_signals',
   'friction_page_users',
+  'friction_element_users',
   'user_daily',
   'user_friction',
   'feature_user_daily',

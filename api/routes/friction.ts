@@ -10,9 +10,9 @@ import {
   workflowPages,
 } from '../../domain/friction/trends.js';
 import { frictionTrend, round } from '../../domain/metrics.js';
-import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
+import { DATE_RANGE_PARAMS, booleanParam, dateRange } from '../analytics-params.js';
 import { type ElementRow, type PageRow, recommendedActions } from '../../domain/friction/actions.js';
-import { pageTotals } from '../../store/friction-points.js';
+import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { fieldError } from '../errors.js';
 import { numberParam, stringParam } from '../query.js';
@@ -60,7 +60,8 @@ export function frictionRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/analytics/friction',
       tag: 'Analytics',
-      summary: 'Friction points by page and element, highest Friction Index first',
+      summary:
+        'Friction points by page (element null) and element, highest Friction Index first; points of index 0 only with include_zero=true',
       scope: 'analytics:read',
       query: [
         { name: 'page', description: 'only this page or route', schema: { type: 'string' } },
@@ -68,6 +69,11 @@ export function frictionRoutes(db: Pool): Route[] {
           name: 'min_friction_index',
           description: 'only points at or above this index (0–1)',
           schema: { type: 'number', minimum: 0, maximum: 1 },
+        },
+        {
+          name: 'include_zero',
+          description: 'also the points whose Friction Index is 0 (default false)',
+          schema: { type: 'boolean', default: false },
         },
         ...DATE_RANGE_PARAMS,
       ],
@@ -77,21 +83,16 @@ export function frictionRoutes(db: Pool): Route[] {
         const range = dateRange(ctx);
         const page = stringParam(ctx, 'page') ?? null;
         const min = numberParam(ctx, 'min_friction_index', { min: 0, max: 1 }) ?? 0;
+        const withZero = booleanParam(ctx, 'include_zero', false);
         const config = await projectAnalyticsConfig(db, projectId);
         const pages = new Map((await pageTotals(db, projectId, range.start, range.end, page)).map((p) => [p.page, p]));
-        const { rows: elements } = await db.query<ElementRow>(
-          `select page, element, sum(clicks)::int as clicks, sum(dead_clicks)::int as dead_clicks,
-                  sum(rage_clicks)::int as rage_clicks, sum(rage_episodes)::int as rage_episodes
-           from friction_element_daily where project_id = $1 and day between $2 and $3 and ($4::text is null or page = $4)
-           group by page, element`,
-          [projectId, range.start, range.end, page],
-        );
+        const elements = await elementTotals(db, projectId, range.start, range.end, page);
         const point = (p: PageRow, e: ElementRow | undefined) => {
-          // An element point: its own clicks with its page's navigation and time facts.
+          // An element point: its own clicks and users with its page's navigation and time facts.
           const totals = e ? { ...p, ...e } : p;
           return {
             page: p.page,
-            element: e?.element ?? '*',
+            element: e?.element ?? null,
             friction_index: round(frictionIndex(totals, config.weights)),
             signals: {
               dead_clicks: totals.dead_clicks,
@@ -99,7 +100,7 @@ export function frictionRoutes(db: Pool): Route[] {
               confusion_loops: p.loops,
               avg_idle_time: p.idle_gaps > 0 ? round(p.idle_ms / p.idle_gaps / 1000) : 0,
             },
-            users_affected: p.users_affected,
+            users_affected: totals.users_affected,
             recommended_actions: recommendedActions(p.page, e?.element ?? null, totals, config),
           };
         };
@@ -107,10 +108,12 @@ export function frictionRoutes(db: Pool): Route[] {
           ...[...pages.values()].map((p) => point(p, undefined)),
           ...elements.flatMap((e) => (pages.has(e.page) ? [point(pages.get(e.page)!, e)] : [])),
         ]
-          .filter((p) => p.friction_index >= min)
+          .filter((p) => p.friction_index >= min && (withZero || p.friction_index > 0))
           .sort(
             (a, b) =>
-              b.friction_index - a.friction_index || byCodePoint(a.page, b.page) || byCodePoint(a.element, b.element),
+              b.friction_index - a.friction_index ||
+              byCodePoint(a.page, b.page) ||
+              byCodePoint(a.element ?? '', b.element ?? ''),
           );
         ctx.body = { friction_points: points, date_range: range };
       },

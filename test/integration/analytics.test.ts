@@ -100,17 +100,29 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     // home (u2 views it too: 3 views): dead 1/4 clicks, rage 3/4, loop views 2/3, backtracks 1/3, idle 0:
     //   0.25·0.25 + 0.25·0.75 + 0.2·2/3 + 0.15·1/3 = 0.433333333 (its elements share the page's navigation facts)
     // settings: backtracks 1/2, idle 21 s of 24 s: 0.15·0.5 + 0.15·0.875 = 0.20625
+    // A page row (element null) counts the users with a signal on the page; an element row those with a
+    // signal on the element: #apply was clicked once without friction, so nobody (its page's idle user is
+    // the page's). /done has no friction: left out unless include_zero=true.
     assert.deepEqual(points, [
+      ['/home', null, 0.433333333, 1],
       ['/home', '#broken', 0.433333333, 1],
       ['/home', '#save', 0.433333333, 1],
-      ['/home', '*', 0.433333333, 1],
-      ['/settings', '#apply', 0.20625, 1],
-      ['/settings', '*', 0.20625, 1],
-      ['/done', '*', 0, 0],
+      ['/settings', null, 0.20625, 1],
+      ['/settings', '#apply', 0.20625, 0],
     ]);
-    const home = reply.body.friction_points.find((p) => p.element === '*' && p.page === '/home')!;
+    const withZero = await call<{ friction_points: Record<string, unknown>[] }>(
+      api,
+      'GET',
+      '/analytics/friction?date_range=last_7_days&include_zero=true',
+      { key: read },
+    );
+    assert.deepEqual(
+      withZero.body.friction_points.map((p) => [p.page, p.element, p.friction_index, p.users_affected]),
+      [...points, ['/done', null, 0, 0]],
+    );
+    const home = reply.body.friction_points.find((p) => p.element === null && p.page === '/home')!;
     assert.deepEqual(home.signals, { dead_clicks: 1, rage_clicks: 1, confusion_loops: 1, avg_idle_time: 0 });
-    const settings = reply.body.friction_points.find((p) => p.element === '*' && p.page === '/settings')!;
+    const settings = reply.body.friction_points.find((p) => p.element === null && p.page === '/settings')!;
     assert.deepEqual(settings.signals, { dead_clicks: 0, rage_clicks: 0, confusion_loops: 0, avg_idle_time: 21 });
     assert.equal((settings.recommended_actions as string[]).length, 2);
 

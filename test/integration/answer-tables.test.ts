@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
 import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../store/feature-usage.js';
-import { pageTotals } from '../../store/friction-points.js';
+import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { eraseUser } from '../../store/user-data.js';
 import { analyticsSink, applyEvents } from '../../processors/analytics-sink/runner.js';
@@ -39,8 +39,9 @@ function scenario(projectId: string, seed: number): TrackedEventRecord[] {
       };
       const page = PAGES[Math.floor(rnd() * PAGES.length)]!;
       push('page_view', { page });
-      // Some days a rage burst on the page (friction_page_users, friction_page_reach).
-      if (rnd() < 0.35) for (let c = 0; c < 3; c++) push('click', { element: '#save', ui_response: true });
+      // Some days three clicks on #save, the first unanswered: a dead click on the page and on the
+      // element (friction_page_users and _reach, friction_element_users and _reach).
+      if (rnd() < 0.35) for (let c = 0; c < 3; c++) push('click', { element: '#save', ui_response: c > 0 });
       for (const feature of FEATURES) {
         if (rnd() < 0.5) push('feature_impression', { feature, ui_context: { empty_state: rnd() < 0.3 } });
         if (rnd() < 0.25) {
@@ -116,6 +117,7 @@ const ANSWER_TABLES = [
   'tenure_sessions',
   'feature_discovery',
   'friction_page_reach',
+  'friction_element_reach',
   'segment_daily',
   'segment_feature_daily',
   'segment_feature_reach',
@@ -182,6 +184,12 @@ const RECOMPUTED: Record<string, string> = {
                                      coalesce(lag(day) over (partition by page, user_id order by day), '-infinity') as prev_day
                               from friction_page_users where project_id = $1) e
                         group by 1, 2, 3`,
+  friction_element_reach: `select page, element, day, prev_day, count(*)::int as users
+                           from (select page, element, day,
+                                        coalesce(lag(day) over (partition by page, element, user_id order by day),
+                                                 '-infinity') as prev_day
+                                 from friction_element_users where project_id = $1) e
+                           group by 1, 2, 3, 4`,
 };
 
 async function rows(sql: string, projectId: string): Promise<string[]> {
@@ -212,7 +220,7 @@ async function assertConsistent(projectId: string): Promise<void> {
   }
 }
 
-describe('answer-sized feature and friction tables (migrations 15 and 17, store/answer-tables.ts)', () => {
+describe('answer-sized feature and friction tables (migrations 15, 17 and 23, store/answer-tables.ts)', () => {
   after(() => closeServices());
 
   it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {
@@ -277,6 +285,7 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, store/
       'friction_signals',
       'user_daily',
       'friction_page_daily',
+      'friction_element_users',
       'feature_user_daily',
       'event_context_daily',
       'feature_users',
@@ -303,6 +312,7 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, store/
     await feed(events, 5);
     const rnd = seededRandom(3);
     let checkedPages = 0;
+    let checkedElements = 0;
     let checkedSegments = 0;
     const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
     for (let i = 0; i < 25; i++) {
@@ -343,8 +353,24 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, store/
         `users_affected ${JSON.stringify(range)}`,
       );
       checkedPages += distinct.length;
+      // ... and of the element points, from friction_element_reach.
+      const elements = await elementTotals(services().db, projectId, range.start, range.end, null);
+      const { rows: distinctOnElements } = await services().db.query<{ point: string; users: number }>(
+        `select page || ' ' || element as point, count(distinct user_id)::int as users from friction_element_users
+         where project_id = $1 and day between $2 and $3 group by 1`,
+        [projectId, range.start, range.end],
+      );
+      assert.deepEqual(
+        Object.fromEntries(
+          elements.map((e) => [`${e.page} ${e.element}`, e.users_affected]).filter(([, n]) => n !== 0),
+        ),
+        Object.fromEntries(distinctOnElements.map((d) => [d.point, d.users])),
+        `element users_affected ${JSON.stringify(range)}`,
+      );
+      checkedElements += distinctOnElements.length;
     }
     assert.ok(checkedPages > 10, `ranges with friction: ${checkedPages}`);
+    assert.ok(checkedElements > 5, `ranges with friction on elements: ${checkedElements}`);
     assert.ok(checkedSegments > 30, `segment rows compared: ${checkedSegments}`);
   });
 });

@@ -70,9 +70,14 @@ describe("the simulator's answers equal the API's", () => {
   it('finds every planted friction pattern, and nothing else', async () => {
     assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
     const reply = await call<{
-      friction_points: { page: string; element: string; signals: Record<string, number>; users_affected: number }[];
+      friction_points: {
+        page: string;
+        element: string | null;
+        signals: Record<string, number>;
+        users_affected: number;
+      }[];
     }>(api, 'GET', '/analytics/friction?date_range=last_7_days', { key: read });
-    const pagePoints = reply.body.friction_points.filter((p) => p.element === '*');
+    const pagePoints = reply.body.friction_points.filter((p) => p.element === null);
     assert.ok(pagePoints.length >= 5);
     for (const point of pagePoints) {
       const expected = answers.pages[point.page] ?? {
@@ -106,19 +111,19 @@ describe("the simulator's answers equal the API's", () => {
     const reply = await call<{
       friction_points: {
         page: string;
-        element: string;
+        element: string | null;
         friction_index: number;
         signals: Record<string, number>;
         users_affected: number;
       }[];
     }>(api, 'GET', '/analytics/friction?date_range=last_7_days', { key: read });
     const points = reply.body.friction_points;
-    const key = (p: { page: string; element: string }) => `${p.page} ${p.element}`;
+    const key = (p: { page: string; element: string | null }) => `${p.page} ${p.element}`;
     // The same points in the same order: index down, then page, then element.
     assert.deepEqual(points.map(key), answers.friction_points.map(key));
     // Planted friction makes indexes of every kind, not zeros alone.
-    assert.ok(answers.friction_points.some((p) => p.element !== '*' && p.facts.dead_clicks > 0));
-    assert.ok(answers.friction_points.some((p) => p.element !== '*' && p.facts.rage_clicks > 0));
+    assert.ok(answers.friction_points.some((p) => p.element !== null && p.facts.dead_clicks > 0));
+    assert.ok(answers.friction_points.some((p) => p.element !== null && p.facts.rage_clicks > 0));
     assert.ok(answers.friction_points.some((p) => p.facts.loop_views > 0));
     assert.ok(answers.friction_points.some((p) => p.facts.backtracks > 0));
     assert.ok(answers.friction_points.some((p) => p.facts.idle_ms > 0));

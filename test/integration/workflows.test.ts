@@ -374,14 +374,15 @@ describe('workflows: paths to goals, materialized', function () {
       await call<Efficiency>(api, 'GET', `/analytics/workflows/${signup!.workflow_id}/efficiency`, { key: read })
     ).body;
     const friction = (
-      await call<{ friction_points: { page: string; element: string; friction_index: number }[] }>(
+      await call<{ friction_points: { page: string; element: string | null; friction_index: number }[] }>(
         api,
         'GET',
         '/analytics/friction',
         { key: read },
       )
     ).body.friction_points;
-    const pageIndex = (page: string) => friction.find((p) => p.page === page && p.element === '*')?.friction_index ?? 0;
+    const pageIndex = (page: string) =>
+      friction.find((p) => p.page === page && p.element === null)?.friction_index ?? 0;
     assert.deepEqual(
       efficiency.friction_points.map((p) => [p.step, p.friction_index]),
       signup!.path.map((step) => [step, pageIndex(step)]),
