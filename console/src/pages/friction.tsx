@@ -10,7 +10,7 @@ import { type Loaded, useApi, useDateRange } from '../hooks';
 
 interface FrictionPoint {
   page: string;
-  element: string;
+  element: string | null;
   friction_index: number;
   signals: { dead_clicks: number; rage_clicks: number; confusion_loops: number; avg_idle_time: number };
   users_affected: number;
@@ -115,8 +115,8 @@ export function Friction() {
                       <li key={`${p.page} ${p.element}`} class="card point">
                         <h3>
                           {p.page}
-                          {p.element !== '*' && <span class="element"> · {p.element}</span>}
-                          {p.element === '*' && <span class="muted"> (whole page)</span>}
+                          {p.element !== null && <span class="element"> · {p.element}</span>}
+                          {p.element === null && <span class="muted"> (whole page)</span>}
                         </h3>
                         <p class="index">
                           Friction Index <strong>{num(p.friction_index)}</strong>{' '}
