@@ -12,6 +12,8 @@ export interface Paging {
 }
 
 function single(ctx: Context, name: string): string | undefined {
+  const declared = ctx.state.queryParams;
+  if (declared && !declared.has(name)) throw new Error(`the route reads the undeclared query parameter ${name}`);
   const value = ctx.query[name];
   if (Array.isArray(value)) throw fieldError(name, 'repeated', `${name} may be given once.`);
   return value;
