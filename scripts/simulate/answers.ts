@@ -118,7 +118,8 @@ function featureAnswers(tally: Tally): Record<string, FeatureAnswer> {
 }
 
 /** docs/metrics.md §9: an occurrence's friction is the weighted share of its signal hits. */
-function contextAnswer(o: Outcome): EventContextAnswer {
+/** docs/metrics.md §9; the CSR's quality factor is 1 with data present, 1 − the Friction Index in an empty state. */
+function contextAnswer(o: Outcome, context: 'with_data_present' | 'empty_state'): EventContextAnswer {
   const { weights } = DEFAULT_ANALYTICS;
   const w = weights.dead_click + weights.rage_click + weights.loop + weights.backtrack;
   const hit =
@@ -126,10 +127,13 @@ function contextAnswer(o: Outcome): EventContextAnswer {
     weights.rage_click * o.hits.rage_click +
     weights.loop * o.hits.confusion_loop +
     weights.backtrack * o.hits.backtrack;
+  const successRate = ratio(o.successes, o.count);
+  const frictionIndex = Math.min(1, ratio(hit, w * o.count));
   return {
     ...o,
-    success_rate: ratio(o.successes, o.count),
-    friction_index: Math.min(1, ratio(hit, w * o.count)),
+    success_rate: successRate,
+    friction_index: frictionIndex,
+    contextual_success_rate: successRate * (context === 'with_data_present' ? 1 : 1 - frictionIndex),
   };
 }
 
@@ -139,8 +143,8 @@ function eventContexts(tally: Tally): Answers['event_contexts'] {
       name,
       {
         total_occurrences: o.with_data_present.count + o.empty_state.count,
-        with_data_present: contextAnswer(o.with_data_present),
-        empty_state: contextAnswer(o.empty_state),
+        with_data_present: contextAnswer(o.with_data_present, 'with_data_present'),
+        empty_state: contextAnswer(o.empty_state, 'empty_state'),
       },
     ]),
   );

@@ -81,6 +81,7 @@ export interface EventContextAnswer {
   /** occurrences hit by a signal of each kind */
   hits: { dead_click: number; rage_click: number; confusion_loop: number; backtrack: number };
   friction_index: number;
+  contextual_success_rate: number;
 }
 
 export interface Answers {

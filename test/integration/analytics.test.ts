@@ -248,12 +248,14 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     assert.equal(reply.status, 200);
     assert.equal(reply.body.total_occurrences, 3);
     // The empty-state impression is followed on /home by a rage burst, a dead click and a backtrack.
+    // CSR = success rate × quality factor (1 with data present, 1 − friction index in an empty state).
     assert.deepEqual(reply.body.context_breakdown, {
-      with_data_present: { count: 2, success_rate: 1, friction_index: 0 },
+      with_data_present: { count: 2, success_rate: 1, friction_index: 0, contextual_success_rate: 1 },
       empty_state: {
         count: 1,
         success_rate: 0,
         friction_index: Math.round((0.65 / 0.85) * 1e9) / 1e9,
+        contextual_success_rate: 0,
         common_issues: ['dead_clicks', 'rage_clicks', 'backtracking'],
       },
     });

@@ -76,7 +76,7 @@ describe("the simulator's answers equal the API's", () => {
         signals: Record<string, number>;
         users_affected: number;
       }[];
-    }>(api, 'GET', '/analytics/friction?date_range=last_7_days', { key: read });
+    }>(api, 'GET', '/analytics/friction?date_range=last_7_days&include_zero=true', { key: read });
     const pagePoints = reply.body.friction_points.filter((p) => p.element === null);
     assert.ok(pagePoints.length >= 5);
     for (const point of pagePoints) {
@@ -197,7 +197,10 @@ describe("the simulator's answers equal the API's", () => {
       const expected = answers.event_contexts[name]!;
       const reply = await call<{
         total_occurrences: number;
-        context_breakdown: Record<string, { count: number; success_rate: number; friction_index: number }>;
+        context_breakdown: Record<
+          string,
+          { count: number; success_rate: number; friction_index: number; contextual_success_rate: number }
+        >;
       }>(api, 'GET', `/analytics/context/events/${name}?date_range=last_7_days`, { key: read });
       assert.equal(reply.status, 200, name);
       assert.equal(reply.body.total_occurrences, expected.total_occurrences, `${name} total_occurrences`);
@@ -207,6 +210,11 @@ describe("the simulator's answers equal the API's", () => {
         assert.equal(actual.count, expected[context].count, `${what} count`);
         close(actual.success_rate, expected[context].success_rate, `${what} success_rate`);
         close(actual.friction_index, expected[context].friction_index, `${what} friction_index`);
+        close(
+          actual.contextual_success_rate,
+          expected[context].contextual_success_rate,
+          `${what} contextual_success_rate`,
+        );
       }
     }
   });
