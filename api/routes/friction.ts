@@ -19,6 +19,7 @@ import { numberParam, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 import { MAX_GOAL_LENGTH } from './workflows.js';
 import { byCodePoint } from '../../domain/time.js';
+import type { DateRange } from '../../domain/date-range.js';
 import { factsOf } from '../../store/friction-facts.js';
 
 const TREND_SUBJECTS = ['workflow', 'page'] as const;
@@ -42,14 +43,14 @@ function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; w
   return { by: by ?? (filter ? 'workflow' : undefined), goal, workflowId };
 }
 
-/** friction_page_daily rows of the last 28 UTC days (today included), of `pages` or of every page. */
-async function recentPageDays(db: Pool, projectId: string, pages: string[] | null): Promise<PageDay[]> {
+/** friction_page_daily rows of the date range, of `pages` or of every page. */
+async function pageDays(db: Pool, projectId: string, range: DateRange, pages: string[] | null): Promise<PageDay[]> {
   const { rows } = await db.query<PageDay>(
     `select page, to_char(day, 'YYYY-MM-DD') as day, ${factsOf('p')}
      from friction_page_daily p
-     where project_id = $1 and ($2::text[] is null or page = any($2)) and day > (now() at time zone 'utc')::date - 28
+     where project_id = $1 and ($2::text[] is null or page = any($2)) and day between $3 and $4
      order by page, day`,
-    [projectId, pages],
+    [projectId, pages, range.start, range.end],
   );
   return rows;
 }
@@ -123,7 +124,7 @@ export function frictionRoutes(db: Pool): Route[] {
       path: '/analytics/friction/trends',
       tag: 'Analytics',
       summary:
-        'Daily Friction Index over the last 28 days, with trend and alert level: per workflow (default when the project has workflows) or per page',
+        'Daily Friction Index over the date range, with trend and alert level: per workflow (default when the project has workflows) or per page',
       scope: 'analytics:read',
       query: [
         {
@@ -141,11 +142,13 @@ export function frictionRoutes(db: Pool): Route[] {
           description: 'only this workflow (implies by=workflow)',
           schema: { type: 'string', pattern: WORKFLOW_ID.source },
         },
+        ...DATE_RANGE_PARAMS,
       ],
-      success: { status: 200, description: '{ trends }' },
+      success: { status: 200, description: '{ trends, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const { by, goal, workflowId } = trendParams(ctx);
+        const range = dateRange(ctx);
         const config = await projectAnalyticsConfig(db, projectId);
         const workflows =
           by === 'page'
@@ -159,17 +162,18 @@ export function frictionRoutes(db: Pool): Route[] {
                 )
               ).rows;
         if (by === 'page' || (by === undefined && workflows.length === 0)) {
-          const pages = byPage(await recentPageDays(db, projectId, null));
+          const pages = byPage(await pageDays(db, projectId, range, null));
           ctx.body = {
             trends: [...pages].map(([page, rows]) => {
               const history = dailyHistory(rows, config.weights);
               return { workflow: page, page, friction_history: history, ...frictionTrend(history) };
             }),
+            date_range: range,
           };
           return;
         }
         const pages = byPage(
-          await recentPageDays(db, projectId, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
+          await pageDays(db, projectId, range, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
         );
         ctx.body = {
           trends: workflows.flatMap((w) => {
@@ -185,6 +189,7 @@ export function frictionRoutes(db: Pool): Route[] {
               },
             ];
           }),
+          date_range: range,
         };
       },
     }),
