@@ -5,7 +5,7 @@ import { quadrant, round, visibilityRate } from '../../domain/metrics.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
 import { notFound } from '../errors.js';
-import { stringParam } from '../query.js';
+import { PAGING_PARAMS, pageOfList, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 export function featureRoutes(db: Pool): Route[] {
@@ -28,13 +28,15 @@ export function featureRoutes(db: Pool): Route[] {
           description: 'add UI context (default true)',
           schema: { type: 'boolean', default: true },
         },
+        ...PAGING_PARAMS,
       ],
-      success: { status: 200, description: '{ features, date_range }' },
+      success: { status: 200, description: '{ features, total, page, per_page, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
         const seg = segment(ctx);
         const withContext = booleanParam(ctx, 'include_context', true);
+        const paged = paging(ctx);
         const config = await projectAnalyticsConfig(db, projectId);
         const rows = seg
           ? (
@@ -48,8 +50,9 @@ export function featureRoutes(db: Pool): Route[] {
               )
             ).rows
           : await featureTotals(db, projectId, range, null);
+        const { items, total } = pageOfList(rows, paged);
         ctx.body = {
-          features: rows.map((row) => {
+          features: items.map((row) => {
             const m = metricsOf(row);
             return {
               name: row.feature,
@@ -72,6 +75,9 @@ export function featureRoutes(db: Pool): Route[] {
                 : {}),
             };
           }),
+          total,
+          page: paged.page,
+          per_page: paged.perPage,
           date_range: range,
         };
       },

@@ -15,7 +15,7 @@ import { type ElementRow, type PageRow, recommendedActions } from '../../domain/
 import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { fieldError } from '../errors.js';
-import { numberParam, stringParam } from '../query.js';
+import { numberParam, pageOfList, paging, pagingParams, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 import { MAX_GOAL_LENGTH } from './workflows.js';
 import { byCodePoint } from '../../domain/time.js';
@@ -77,14 +77,16 @@ export function frictionRoutes(db: Pool): Route[] {
           schema: { type: 'boolean', default: false },
         },
         ...DATE_RANGE_PARAMS,
+        ...pagingParams('page_number'),
       ],
-      success: { status: 200, description: '{ friction_points, date_range }' },
+      success: { status: 200, description: '{ friction_points, total, page_number, per_page, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
         const page = stringParam(ctx, 'page') ?? null;
         const min = numberParam(ctx, 'min_friction_index', { min: 0, max: 1 }) ?? 0;
         const withZero = booleanParam(ctx, 'include_zero', false);
+        const paged = paging(ctx, 'page_number');
         const config = await projectAnalyticsConfig(db, projectId);
         const pages = new Map((await pageTotals(db, projectId, range.start, range.end, page)).map((p) => [p.page, p]));
         const elements = await elementTotals(db, projectId, range.start, range.end, page);
@@ -116,7 +118,14 @@ export function frictionRoutes(db: Pool): Route[] {
               byCodePoint(a.page, b.page) ||
               byCodePoint(a.element ?? '', b.element ?? ''),
           );
-        ctx.body = { friction_points: points, date_range: range };
+        const { items, total } = pageOfList(points, paged);
+        ctx.body = {
+          friction_points: items,
+          total,
+          page_number: paged.page,
+          per_page: paged.perPage,
+          date_range: range,
+        };
       },
     }),
     defineRoute({

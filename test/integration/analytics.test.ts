@@ -125,6 +125,24 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     const settings = reply.body.friction_points.find((p) => p.element === null && p.page === '/settings')!;
     assert.deepEqual(settings.signals, { dead_clicks: 0, rage_clicks: 0, confusion_loops: 0, avg_idle_time: 21 });
     assert.equal((settings.recommended_actions as string[]).length, 2);
+    // Paged like the admin lists; page_number, since page is the spec's page filter.
+    const paged = await call<{ friction_points: Record<string, unknown>[]; total: number; page_number: number }>(
+      api,
+      'GET',
+      '/analytics/friction?date_range=last_7_days&per_page=2&page_number=2',
+      { key: read },
+    );
+    assert.deepEqual(
+      [paged.body.friction_points.map((p) => [p.page, p.element]), paged.body.total, paged.body.page_number],
+      [
+        [
+          ['/home', '#save'],
+          ['/settings', null],
+        ],
+        5,
+        2,
+      ],
+    );
 
     const filtered = await call<{ friction_points: unknown[] }>(
       api,
@@ -196,6 +214,17 @@ describe('analytics pipeline: sessions, friction, features and event context', (
         context: { visible_in_empty_state: 0, avg_data_volume_when_used: 0 },
       },
     ]);
+    // Paged like the admin lists.
+    const second = await call<{ features: { name: string }[]; total: number; page: number; per_page: number }>(
+      api,
+      'GET',
+      '/analytics/features?date_range=last_7_days&per_page=1&page=2',
+      { key: read },
+    );
+    assert.deepEqual(
+      [second.body.features.map((f) => f.name), second.body.total, second.body.page, second.body.per_page],
+      [['reports'], 2, 2, 1],
+    );
     const pro = await call<{ features: Record<string, unknown>[] }>(
       api,
       'GET',

@@ -76,7 +76,7 @@ describe("the simulator's answers equal the API's", () => {
         signals: Record<string, number>;
         users_affected: number;
       }[];
-    }>(api, 'GET', '/analytics/friction?date_range=last_7_days&include_zero=true', { key: read });
+    }>(api, 'GET', '/analytics/friction?date_range=last_7_days&include_zero=true&per_page=100', { key: read });
     const pagePoints = reply.body.friction_points.filter((p) => p.element === null);
     assert.ok(pagePoints.length >= 5);
     for (const point of pagePoints) {
@@ -116,7 +116,7 @@ describe("the simulator's answers equal the API's", () => {
         signals: Record<string, number>;
         users_affected: number;
       }[];
-    }>(api, 'GET', '/analytics/friction?date_range=last_7_days', { key: read });
+    }>(api, 'GET', '/analytics/friction?date_range=last_7_days&per_page=100', { key: read });
     const points = reply.body.friction_points;
     const key = (p: { page: string; element: string | null }) => `${p.page} ${p.element}`;
     // The same points in the same order: index down, then page, then element.
@@ -146,7 +146,7 @@ describe("the simulator's answers equal the API's", () => {
     const reply = await call<{ features: Record<string, unknown>[] }>(
       api,
       'GET',
-      '/analytics/features?date_range=last_7_days',
+      '/analytics/features?date_range=last_7_days&per_page=100',
       { key: read },
     );
     const expected = answers.features;
