@@ -222,8 +222,9 @@ create table feature_discovery (
   project_id uuid not null,
   feature text not null,
   method text not null,
+  day date not null,
   users integer not null,
-  constraint feature_discovery_pkey PRIMARY KEY (project_id, feature, method)
+  constraint feature_discovery_pkey PRIMARY KEY (project_id, feature, method, day)
 );
 
 create table feature_reach (
@@ -702,9 +703,10 @@ CREATE TRIGGER sessions_inserted_workflows AFTER INSERT ON public.sessions REFER
 create table tenure_sessions (
   project_id uuid not null,
   feature text not null,
+  day date not null,
   first_week integer not null default 0,
   month_2_plus integer not null default 0,
-  constraint tenure_sessions_pkey PRIMARY KEY (project_id, feature)
+  constraint tenure_sessions_pkey PRIMARY KEY (project_id, feature, day)
 );
 
 create table user_daily (

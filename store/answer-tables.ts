@@ -27,7 +27,10 @@ const REACH: AdditiveTable = {
 
 const TENURE: AdditiveTable = {
   table: 'tenure_sessions',
-  keys: [['feature', 'text']],
+  keys: [
+    ['feature', 'text'],
+    ['day', 'date'],
+  ],
   values: [
     ['first_week', int],
     ['month_2_plus', int],
@@ -39,6 +42,7 @@ const DISCOVERY: AdditiveTable = {
   keys: [
     ['feature', 'text'],
     ['method', 'text'],
+    ['day', 'date'],
   ],
   values: [['users', int]],
 };
@@ -120,7 +124,7 @@ const REACH_SQL = `with ${USERS}, ${EDGES}
          coalesce(sum(ms), 0)::bigint as discovery_ms
   from e group by 1, 2, 3, 4, 5`;
 
-/** Sessions (feature '') and sessions with the feature visible, by the user's tenure on their day. */
+/** Sessions (feature '') and sessions with the feature visible per day, by the user's tenure on that day. */
 const TENURE_SQL = `with ${USERS},
   m as (select m.project_id, m.user_id, m.first_seen_at from u join user_metrics m using (project_id, user_id)),
   t as (
@@ -130,16 +134,18 @@ const TENURE_SQL = `with ${USERS},
     select f.project_id, f.feature, f.day, f.sessions_visible, m.first_seen_at
     from m join feature_user_daily f using (project_id, user_id)
   )
-  select project_id, feature,
+  select project_id, feature, day::text,
          coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
          coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'month_2_plus'), 0)::int as month_2_plus
-  from t group by 1, 2`;
+  from t group by 1, 2, 3`;
 
+/** Users by discovery method and the UTC day of their first use. */
 const DISCOVERY_SQL = `with ${USERS}
-  select fu.project_id, fu.feature, coalesce(fu.first_use_source, '') as method, count(*)::int as users
+  select fu.project_id, fu.feature, coalesce(fu.first_use_source, '') as method,
+         (fu.first_used_at at time zone 'utc')::date::text as day, count(*)::int as users
   from u join feature_users fu using (project_id, user_id)
   where fu.first_used_at is not null
-  group by 1, 2, 3`;
+  group by 1, 2, 3, 4`;
 
 /**
  * The users' segments: one row per segment property of their project ($3: project → keys) that

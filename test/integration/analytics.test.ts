@@ -260,6 +260,22 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       ],
       [1, 0],
     );
+    // usage_patterns and discovery_methods follow date_range like metrics: nothing happened in 2020.
+    const before = await call<Record<string, Record<string, number>>>(
+      api,
+      'GET',
+      '/analytics/features/export?date_range=custom&start=2020-01-01&end=2020-01-31',
+      { key: read },
+    );
+    assert.equal(before.status, 200);
+    assert.deepEqual(
+      [before.body.metrics, before.body.usage_patterns, before.body.discovery_methods],
+      [
+        { visibility_rate: 0, engagement_conversion: 0, discovery_gap_score: 0 },
+        { first_week_vr: 0, month_2_plus_vr: 0, avg_days_to_discovery: 0 },
+        { browsing: 0, power_user_exploration: 0, recommendation: 0, documentation: 0 },
+      ],
+    );
     assert.equal((await call(api, 'GET', '/analytics/features/nothing-like-it', { key: read })).status, 404);
     const badRange = await call(api, 'GET', '/analytics/features?date_range=forever', { key: read });
     assert.deepEqual(errorOf(badRange).details.field, 'date_range');

@@ -157,12 +157,13 @@ const RECOMPUTED: Record<string, string> = {
                       select f.feature, f.day, f.sessions_visible, m.first_seen_at
                       from feature_user_daily f join user_metrics m using (project_id, user_id) where f.project_id = $1
                     )
-                    select feature,
+                    select feature, day,
                            coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
                            coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'month_2_plus'), 0)::int as month_2_plus
-                    from t group by 1 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
-  feature_discovery: `select feature, coalesce(first_use_source, '') as method, count(*)::int as users
-                      from feature_users where project_id = $1 and first_used_at is not null group by 1, 2`,
+                    from t group by 1, 2 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
+  feature_discovery: `select feature, coalesce(first_use_source, '') as method,
+                             (first_used_at at time zone 'utc')::date as day, count(*)::int as users
+                      from feature_users where project_id = $1 and first_used_at is not null group by 1, 2, 3`,
   segment_daily: `select 'plan' as segment_key, u.properties->>'plan' as segment_value, d.day, sum(d.sessions)::int as sessions
                   from user_daily d join users u using (project_id, user_id)
                   where d.project_id = $1 and ${SEGMENT} group by 1, 2, 3`,
