@@ -78,7 +78,7 @@ export function routeTable(deps: AppDeps): Route[] {
       path: '/openapi.json',
       tag: 'Service',
       summary: 'This OpenAPI 3.1 document (no key needed)',
-      success: { status: 200, description: 'OpenAPI 3.1 document' },
+      success: { status: 200, schema: 'OpenApiDocument', description: 'OpenAPI 3.1 document' },
       // eslint-disable-next-line @typescript-eslint/require-await
       async handle(ctx) {
         document ??= buildOpenApi(routes);

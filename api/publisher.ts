@@ -1,5 +1,5 @@
 import type { Kafka } from 'kafkajs';
-import { createProducer, type Producer } from '../lib/kafka/client.js';
+import { bySize, createProducer, type Producer } from '../lib/kafka/client.js';
 import type { Logger } from '../lib/log.js';
 import { type SchemaRegistry, registerValueSchema } from '../lib/kafka/registry.js';
 import { type TopicKey, topicName } from '../lib/kafka/topics.js';
@@ -13,7 +13,17 @@ export interface OutgoingMessage {
   timestamp: number;
 }
 
-/** The API's writer to Kafka: Confluent-framed Avro; resolves once Kafka has the messages (acks=all). */
+/**
+ * What one send carries at most: a request's messages of one user share a partition, and kafkajs
+ * puts a send's messages of one partition in one record batch, which the broker refuses above 1 MB.
+ */
+const MAX_SEND_BYTES = 512 * 1024;
+
+/**
+ * The API's writer to Kafka: Confluent-framed Avro; resolves once Kafka has the messages (acks=all).
+ * A large request goes out in several sends; if a later one fails, the client's retry repeats the
+ * earlier ones too, which the sinks drop by message_id.
+ */
 export class Publisher {
   private constructor(
     private readonly producer: Producer,
@@ -41,7 +51,9 @@ export class Publisher {
       })),
     );
     try {
-      await this.producer.send({ topic: topicName(topic), acks: -1, messages: encoded });
+      for (const part of bySize(encoded, MAX_SEND_BYTES)) {
+        await this.producer.send({ topic: topicName(topic), acks: -1, messages: part });
+      }
     } catch (err) {
       this.log.error({ err, topic, messages: messages.length }, 'kafka send failed');
       throw unavailable('The event store is unavailable; nothing was applied. Retry the request.');

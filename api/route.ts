@@ -6,6 +6,7 @@ import { authenticate, requireScope } from './auth.js';
 import { jsonBody, problemAt } from './body.js';
 import { fieldError } from './errors.js';
 import { rateLimit } from './rate-limit.js';
+import type { ResponseName } from './responses/index.js';
 import { validate } from './validate.js';
 
 declare module 'koa' {
@@ -38,11 +39,18 @@ export interface Route<Body = unknown> {
   /** $id of the JSON Schema of the body */
   body?: string;
   query?: QueryParam[];
-  success: { status: number; description: string; schema?: Record<string, unknown> };
+  success: {
+    status: number;
+    description: string;
+    /** The answer's schema: its name in components/schemas (api/responses/) */
+    schema: ResponseName;
+    /** Other statuses answered with the same schema, e.g. { 201: 'created' } */
+    also?: Record<number, string>;
+  };
   /** Other documented outcomes, e.g. { 404: 'No such job' } */
   errors?: Record<number, string>;
-  /** Extra non-JSON media types of the success response */
-  produces?: string[];
+  /** Media types of the success response other than JSON, e.g. { 'text/csv': 'one row per event' } */
+  produces?: Record<string, string>;
   handle(ctx: Context, body: Body): Promise<void>;
 }
 

@@ -35,7 +35,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
       summary: "List the project's API keys (never the keys themselves)",
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ api_keys, total, page, per_page }' },
+      success: { status: 200, schema: 'ApiKeyList', description: '{ api_keys, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -60,7 +60,11 @@ export function apiKeyRoutes(db: Pool): Route[] {
       summary: 'Create an API key; the key is in this response only',
       scope: 'admin',
       body: 'api-key-create.json',
-      success: { status: 201, description: '{ id, key, name, scopes, created_at, revoked_at: null, allowed_origins }' },
+      success: {
+        status: 201,
+        schema: 'ApiKeyCreated',
+        description: '{ id, key, name, scopes, created_at, revoked_at: null, allowed_origins }',
+      },
       async handle(ctx, input) {
         const { projectId } = ctx.state.auth;
         const origins = allowedOriginsOf(input.allowed_origins, input.scopes);
@@ -80,7 +84,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
       tag: 'API keys',
       summary: 'Revoke an API key (at once, for every API process)',
       scope: 'admin',
-      success: { status: 200, description: '{ id, revoked: true, revoked_at }' },
+      success: { status: 200, schema: 'ApiKeyRevoked', description: '{ id, revoked: true, revoked_at }' },
       errors: { 404: 'No such key in this project' },
       async handle(ctx) {
         const { rows } = await db.query<{ revoked_at: Date }>(

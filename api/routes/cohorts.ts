@@ -48,7 +48,7 @@ export function cohortRoutes(db: Pool): Route[] {
       summary: 'Define a custom cohort over user behaviour metrics',
       scope: 'admin',
       body: 'cohort-create.json',
-      success: { status: 201, description: '{ id, name, type: custom, criteria, size, created_at }' },
+      success: { status: 201, schema: 'Cohort', description: '{ id, name, type: custom, criteria, size, created_at }' },
       async handle(ctx, input) {
         const problem = checkCohortCriteria(input.criteria);
         if (problem) throw fieldError(problem.field, problem.reason, problem.message);
@@ -68,7 +68,7 @@ export function cohortRoutes(db: Pool): Route[] {
       summary: 'List custom cohorts with their current size',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ cohorts, total, page, per_page }' },
+      success: { status: 200, schema: 'CohortList', description: '{ cohorts, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -96,7 +96,7 @@ export function cohortRoutes(db: Pool): Route[] {
       summary: "A cohort's members with their metrics",
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ cohort_id, users, total, page, per_page }' },
+      success: { status: 200, schema: 'CohortUsers', description: '{ cohort_id, users, total, page, per_page }' },
       errors: { 404: 'No such cohort in this project' },
       async handle(ctx) {
         const { page, perPage, offset } = paging(ctx);

@@ -135,9 +135,13 @@ export function exportRoutes(db: Pool): Route[] {
       ],
       success: {
         status: 200,
+        schema: 'ExportedEvents',
         description: 'attachment: message_id, user_id, event, occurred_at, received_at, properties per row',
       },
-      produces: ['text/csv', NDJSON_TYPE],
+      produces: {
+        'text/csv': 'format=csv: a header row, then one row per event (properties as JSON text), CRLF line ends',
+        [NDJSON_TYPE]: 'format=ndjson: one ExportedEvent JSON object per line',
+      },
       errors: { 400: 'Invalid parameters' },
       async handle(ctx) {
         const format = chooseFormat(
@@ -184,6 +188,7 @@ export function exportRoutes(db: Pool): Route[] {
       body: 'warehouse-export.json',
       success: {
         status: 202,
+        schema: 'WarehouseExport',
         description:
           '{ id, destination, tables, status: queued, row_counts, error, created_at, started_at, finished_at }',
       },
@@ -219,6 +224,7 @@ export function exportRoutes(db: Pool): Route[] {
       scope: 'analytics:read',
       success: {
         status: 200,
+        schema: 'WarehouseExport',
         description:
           '{ id, destination, tables, status (queued|running|succeeded|failed), row_counts per table, error, created_at, started_at, finished_at }',
       },

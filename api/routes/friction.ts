@@ -79,7 +79,11 @@ export function frictionRoutes(db: Pool): Route[] {
         ...DATE_RANGE_PARAMS,
         ...pagingParams('page_number'),
       ],
-      success: { status: 200, description: '{ friction_points, total, page_number, per_page, date_range }' },
+      success: {
+        status: 200,
+        schema: 'FrictionList',
+        description: '{ friction_points, total, page_number, per_page, date_range }',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
@@ -153,7 +157,7 @@ export function frictionRoutes(db: Pool): Route[] {
         },
         ...DATE_RANGE_PARAMS,
       ],
-      success: { status: 200, description: '{ trends, date_range }' },
+      success: { status: 200, schema: 'FrictionTrends', description: '{ trends, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const { by, goal, workflowId } = trendParams(ctx);

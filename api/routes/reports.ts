@@ -86,6 +86,7 @@ export function reportRoutes(db: Pool): Route[] {
       body: 'report-create.json',
       success: {
         status: 201,
+        schema: 'Report',
         description: '{ id, name, type, schedule, format, recipients, next_run_at, created_at }',
       },
       async handle(ctx, input) {
@@ -115,7 +116,7 @@ export function reportRoutes(db: Pool): Route[] {
       summary: 'List scheduled reports, newest first',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ reports, total, page, per_page }' },
+      success: { status: 200, schema: 'ReportList', description: '{ reports, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { rows, total } = await pageOf<ReportRow>(
@@ -141,6 +142,7 @@ export function reportRoutes(db: Pool): Route[] {
       scope: 'admin',
       success: {
         status: 200,
+        schema: 'ReportDetail',
         description: '{ id, …, next_run_at, runs: [{ id, trigger, status, period, sent_at, error, … }] }',
       },
       errors: { 404: 'No such report in this project' },
@@ -163,7 +165,7 @@ export function reportRoutes(db: Pool): Route[] {
       tag: 'Reports',
       summary: 'Unschedule a report (its run history goes with it)',
       scope: 'admin',
-      success: { status: 200, description: '{ id, deleted: true }' },
+      success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such report in this project' },
       async handle(ctx) {
         const { rows } = await db.query<{ report_id: string }>(
@@ -180,7 +182,7 @@ export function reportRoutes(db: Pool): Route[] {
       tag: 'Reports',
       summary: 'Send a report now (covering its usual period); the run shows in GET /analytics/reports/{id}',
       scope: 'admin',
-      success: { status: 202, description: '{ run_id, report_id, status: queued, period }' },
+      success: { status: 202, schema: 'ReportRunQueued', description: '{ run_id, report_id, status: queued, period }' },
       errors: { 404: 'No such report in this project', 503: 'The reports worker has never run here' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;

@@ -23,7 +23,7 @@ export function settingsRoutes(db: Pool): Route[] {
       tag: 'Settings',
       summary: "The project's analytics overrides and the thresholds and weights in force",
       scope: 'admin',
-      success: { status: 200, description: '{ overrides, effective }' },
+      success: { status: 200, schema: 'AnalyticsSettings', description: '{ overrides, effective }' },
       async handle(ctx) {
         ctx.body = present(await overridesOf(db, ctx.state.auth.projectId));
       },
@@ -35,7 +35,7 @@ export function settingsRoutes(db: Pool): Route[] {
       summary: "Replace the project's analytics overrides (applies to events processed from now on)",
       scope: 'admin',
       body: 'analytics-settings.json',
-      success: { status: 200, description: '{ overrides, effective }' },
+      success: { status: 200, schema: 'AnalyticsSettings', description: '{ overrides, effective }' },
       async handle(ctx, overrides) {
         const { projectId } = ctx.state.auth;
         await inTransaction(db, async (client) => {

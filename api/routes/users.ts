@@ -84,8 +84,9 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       body: 'user-identify.json',
       success: {
         status: 200,
-        description:
-          'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only); 201 when created',
+        schema: 'IdentifiedUser',
+        description: 'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only)',
+        also: { 201: 'the user was created' },
       },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
@@ -102,7 +103,7 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       tag: 'Users',
       summary: "Get a user's properties",
       scope: 'admin',
-      success: { status: 200, description: '{ user_id, properties, created_at, updated_at }' },
+      success: { status: 200, schema: 'User', description: '{ user_id, properties, created_at, updated_at }' },
       errors: { 404: 'No such user in this project' },
       async handle(ctx) {
         const { rows } = await db.query<UserRow>(
@@ -120,7 +121,7 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       summary: "Merge properties into a known user's",
       scope: 'admin',
       body: 'user-update.json',
-      success: { status: 200, description: 'the user after the merge' },
+      success: { status: 200, schema: 'User', description: 'the user after the merge' },
       errors: { 404: 'No such user in this project' },
       async handle(ctx, input) {
         const row = await inTransaction(db, (client) =>
@@ -136,7 +137,7 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       tag: 'Users',
       summary: "Erase every row of a user (privacy request); the user's past events never come back",
       scope: 'admin',
-      success: { status: 200, description: '{ user_id, deleted: true, rows_deleted }' },
+      success: { status: 200, schema: 'UserDeleted', description: '{ user_id, deleted: true, rows_deleted }' },
       async handle(ctx) {
         // Always recorded, even when no row exists yet: events still in flight are refused too.
         const { projectId } = ctx.state.auth;
