@@ -28,7 +28,9 @@ const RULES_VERSION = 'v1';
  * Recomputes the behavioural cohorts of one project (or of every project) whose tables changed
  * since their last computation and whose last computation is at least `minAgeMs` old. Each
  * project is one transaction under an advisory lock (another worker skips it): a crash leaves
- * the previous cohorts or the new ones, never a mix. Today's size-history row is written on
+ * the previous cohorts or the new ones, never a mix, with their rows in the id space shared with
+ * custom cohorts (`cohorts`) and their membership changes (cohort_changes, published as
+ * cohort.changed) in the same transaction. Today's size-history row is written on
  * every pass. Returns how many projects were recomputed. `modelSample` lowers the model's sample
  * (BEHAVIOURAL_COHORTS.modelSample) for tests of a large project's path with few users.
  */
