@@ -27,7 +27,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One behavioural cohort: how it was found, what sets it apart, its top features and size over time */
+        /** One cohort of either type: its profile, what sets it apart, its top features and size over time */
         get: operations["getAnalyticsCohortsCohort_id"];
         put?: never;
         post?: never;
@@ -44,7 +44,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A behavioural cohort's members with the behaviour they were clustered on */
+        /** A cohort's members: a behavioural cohort's with their clustered values, a custom cohort's with their metrics */
         get: operations["getAnalyticsCohortsCohort_idUsers"];
         put?: never;
         post?: never;
@@ -322,7 +322,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key (at once, for every API process) */
+        /** Revoke an API key (at once, for every API process; the key's open streams close within seconds) */
         delete: operations["deleteApiKeysKey_id"];
         options?: never;
         head?: never;
@@ -336,12 +336,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List custom cohorts with their current size */
+        /** List every cohort, behavioural and custom, newest first, with its current size */
         get: operations["getCohorts"];
         put?: never;
         /** Define a custom cohort over user behaviour metrics */
         post: operations["postCohorts"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cohorts/{cohort_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One cohort of either type with its current size */
+        get: operations["getCohortsCohort_id"];
+        put?: never;
+        post?: never;
+        /** Delete a custom cohort; its members leave it (one last cohort.changed) */
+        delete: operations["deleteCohortsCohort_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -354,7 +372,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A cohort's members with their metrics */
+        /** A cohort's members: a behavioural cohort's with their clustered values, a custom cohort's with their metrics */
         get: operations["getCohortsCohort_idUsers"];
         put?: never;
         post?: never;
@@ -993,6 +1011,8 @@ export interface components {
                 [key: string]: number;
             };
             churn_risk: string;
+            /** Format: date-time */
+            created_at: string;
             expansion_opportunity: string;
             id: string;
             name: string;
@@ -1006,6 +1026,8 @@ export interface components {
                 [key: string]: number;
             };
             churn_risk: string;
+            /** Format: date-time */
+            created_at: string;
             /** @description how the clustering that found the cohort was run */
             definition: {
                 /** Format: date-time */
@@ -1048,22 +1070,15 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+            /** @constant */
+            type: "behavioral";
             users: ({
                 user_id: string;
             } & {
                 [key: string]: number;
             })[];
         };
-        Cohort: {
-            /** Format: date-time */
-            created_at: string;
-            criteria: components["schemas"]["cohort-create"]["criteria"];
-            id: string;
-            name: string;
-            size: number;
-            /** @constant */
-            type: "custom";
-        };
+        Cohort: components["schemas"]["CustomCohort"] | components["schemas"]["BehaviouralCohort"];
         /** Custom cohort */
         "cohort-create": {
             /** @description Maps a user metric (features_used, days_active, sessions, events, friction_index, avg_session_length, last_seen_days) to operators (gte, gt, lte, lt, eq, ne: number; between: [low, high]); all conditions must hold. */
@@ -1072,28 +1087,14 @@ export interface components {
             };
             name: string;
         };
+        CohortDetail: components["schemas"]["BehaviouralCohortDetail"] | components["schemas"]["CustomCohortDetail"];
         CohortList: {
             cohorts: components["schemas"]["Cohort"][];
             page: number;
             per_page: number;
             total: number;
         };
-        CohortUsers: {
-            cohort_id: string;
-            page: number;
-            per_page: number;
-            total: number;
-            users: {
-                days_active: number;
-                events: number;
-                features_used: number;
-                friction_index: number;
-                /** Format: date-time */
-                last_seen_at: string | null;
-                sessions: number;
-                user_id: string;
-            }[];
-        };
+        CohortUsers: components["schemas"]["CustomCohortUsers"] | components["schemas"]["BehaviouralCohortUsers"];
         /** Console sign-in with a one-time link's token */
         "console-link-sign-in": {
             /** @description The token after #token= in the link. */
@@ -1177,6 +1178,61 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             token: string;
+        };
+        CustomCohort: {
+            /** Format: date-time */
+            created_at: string;
+            criteria: components["schemas"]["cohort-create"]["criteria"];
+            id: string;
+            name: string;
+            size: number;
+            /** @constant */
+            type: "custom";
+        };
+        /** @description a custom cohort graded by the clustering's rules (null while it has no members) */
+        CustomCohortDetail: {
+            characteristics: {
+                [key: string]: number;
+            } | null;
+            churn_risk: string | null;
+            /** Format: date-time */
+            created_at: string;
+            criteria: components["schemas"]["cohort-create"]["criteria"];
+            expansion_opportunity: string | null;
+            id: string;
+            name: string;
+            percentage: number;
+            size: number;
+            size_over_time: {
+                /** Format: date */
+                date: string;
+                size: number;
+            }[];
+            top_features: {
+                feature: string;
+                share: number;
+                users: number;
+            }[];
+            /** @constant */
+            type: "custom";
+        };
+        CustomCohortUsers: {
+            cohort_id: string;
+            page: number;
+            per_page: number;
+            total: number;
+            /** @constant */
+            type: "custom";
+            users: {
+                days_active: number;
+                events: number;
+                features_used: number;
+                friction_index: number;
+                /** Format: date-time */
+                last_seen_at: string | null;
+                sessions: number;
+                user_id: string;
+            }[];
         };
         /** @description the days the answer covers, UTC */
         DateRange: {
@@ -1947,7 +2003,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cohort record with definition, traits, top_features and size_over_time */
+            /** @description Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -1959,7 +2015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BehaviouralCohortDetail"];
+                    "application/json": components["schemas"]["CohortDetail"];
                 };
             };
             /** @description Invalid request (details.field, details.reason) */
@@ -1989,7 +2045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such behavioural cohort in this project */
+            /** @description No such cohort in this project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2034,7 +2090,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohort_id, users, total, page, per_page } */
+            /** @description { cohort_id, type, users, total, page, per_page } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2046,7 +2102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BehaviouralCohortUsers"];
+                    "application/json": components["schemas"]["CohortUsers"];
                 };
             };
             /** @description Invalid request (details.field, details.reason) */
@@ -2076,7 +2132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such behavioural cohort in this project */
+            /** @description No such cohort in this project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3279,7 +3335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (Retry-After) */
+            /** @description The project started its most manual runs for this hour (Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3752,6 +3808,8 @@ export interface operations {
                 page?: number;
                 /** @description items per page (at most 100) */
                 per_page?: number;
+                /** @description only cohorts of this type */
+                type?: "behavioral" | "custom";
             };
             header?: never;
             path?: never;
@@ -3876,6 +3934,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The project keeps the most custom cohorts it may (details.limit) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -3887,6 +3954,179 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCohortsCohort_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cohort_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cohort, as in the list */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such cohort in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCohortsCohort_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cohort_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { id, deleted: true } */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such cohort in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A behavioural cohort: computed by clustering, it cannot be deleted */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3930,7 +4170,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohort_id, users, total, page, per_page } */
+            /** @description { cohort_id, type, users, total, page, per_page } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -6611,6 +6851,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The merged properties would exceed a user's limit (details.limit_bytes) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -6662,7 +6911,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only) */
+            /** @description the user ({ user_id, properties, created_at, updated_at }) to an admin key; { user_id } only to any other key */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -6712,6 +6961,15 @@ export interface operations {
             };
             /** @description The key lacks the scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The merged properties would exceed a user's limit (details.limit_bytes) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
