@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import type { TargetPolicy } from '../lib/targets.js';
 import { ingestCors } from './cors.js';
 import { consoleRoutes } from './console/routes.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   admin: Admin;
   publisher: Publisher;
   registryUrl: string;
+  /** Seals webhook secrets and warehouse passwords before they are stored (PI_SECRET_KEYS). */
+  secrets: SecretBox;
   /** Which webhook targets the SSRF guard lets through (WEBHOOK_ALLOW_HOSTS). */
   targets: TargetPolicy;
   /** The API's last probe of its dependencies (health routes). */
@@ -56,12 +59,12 @@ export function routeTable(deps: AppDeps): Route[] {
     ...jobRoutes(deps.db),
     ...jobAnalyticsRoutes(deps.db),
     ...cohortRoutes(deps.db),
-    ...webhookRoutes(deps.db, deps.targets),
-    ...integrationRoutes(deps.db, deps.targets),
+    ...webhookRoutes(deps.db, deps.targets, deps.secrets),
+    ...integrationRoutes(deps.db, deps.targets, deps.secrets),
     ...integrationTestRoutes(deps.db),
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
-    ...exportRoutes(deps.db),
+    ...exportRoutes(deps.db, deps.secrets),
     ...featureRoutes(deps.db),
     ...behaviouralCohortRoutes(deps.db),
     ...frictionRoutes(deps.db),

@@ -1,3 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type SecretKey, parseSecretKeys } from './secret-box.js';
+
 /**
  * The service's configuration, read from the environment once and validated at boot:
  * a bad value stops the process with every problem listed, not the first one found.
@@ -49,6 +54,13 @@ export interface Config {
   pollIntervalMs: number;
   /** How long GET /analytics/workflows waits for a newly asked-for goal to be mined before answering 202. */
   workflowWaitMs: number;
+  /**
+   * Keys that seal secrets at rest (lib/secret-box.ts), the sealing one first: PI_SECRET_KEYS, or
+   * the file PI_SECRET_KEYS_FILE names (default .stack/secret-keys, which scripts/stack writes).
+   */
+  secretKeys: SecretKey[];
+  /** Extra CA certificates (PEM file) trusted for Postgres warehouse destinations. */
+  warehouseCaFile: string | undefined;
 }
 
 export const KAFKA_LOG_LEVELS = ['nothing', 'error', 'warn', 'info', 'debug'] as const;
@@ -61,6 +73,12 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
+}
+
+/** Where the local stack keeps the secret keys it generates (read when PI_SECRET_KEYS and PI_SECRET_KEYS_FILE are unset). */
+export function localSecretKeysFile(env: NodeJS.ProcessEnv = process.env): string {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  return path.join(env.PI_STACK_DIR ?? path.join(root, '.stack'), 'secret-keys');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -126,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMs: int('PI_WEBHOOK_LEASE_MS', 30_000, 6_000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
     workflowWaitMs: int('PI_WORKFLOW_WAIT_MS', 5000, 0, 30_000),
+    secretKeys: secretKeys(env, problems),
+    warehouseCaFile: env.WAREHOUSE_CA_FILE || undefined,
   };
   for (const broker of config.kafkaBrokers) {
     if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
@@ -138,6 +158,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function secretKeys(env: NodeJS.ProcessEnv, problems: string[]): SecretKey[] {
+  let text = env.PI_SECRET_KEYS ?? '';
+  let source = 'PI_SECRET_KEYS';
+  if (text === '') {
+    const file = env.PI_SECRET_KEYS_FILE || localSecretKeysFile(env);
+    // Without keys the service runs, and whatever needs a secret says so when it does.
+    if (!fs.existsSync(file)) return [];
+    text = fs.readFileSync(file, 'utf8').trim();
+    source = file;
+  }
+  const keys = parseSecretKeys(text);
+  if (typeof keys === 'string') problems.push(`${source}: ${keys}`);
+  return typeof keys === 'string' ? [] : keys;
 }
 
 /** The same server as `databaseUrl`, another database on it. */
