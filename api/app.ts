@@ -12,6 +12,7 @@ import { errorMiddleware } from './errors.js';
 import type { HealthMonitor } from './health.js';
 import { buildOpenApi } from './openapi.js';
 import type { Publisher } from './publisher.js';
+import { UserSealing } from './sealing.js';
 import { type Route, defineRoute, mount } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { behaviouralCohortRoutes } from './routes/behavioural-cohorts.js';
@@ -52,10 +53,11 @@ export interface AppDeps {
 
 /** Every route of /v1, the OpenAPI document included (it describes itself too). */
 export function routeTable(deps: AppDeps): Route[] {
+  const sealing = new UserSealing(deps.db);
   const routes = [
     ...healthRoutes(deps.health),
-    ...eventRoutes(deps.publisher),
-    ...userRoutes(deps.db, deps.publisher),
+    ...eventRoutes(deps.publisher, sealing),
+    ...userRoutes(deps.db, deps.publisher, sealing),
     ...jobRoutes(deps.db),
     ...jobAnalyticsRoutes(deps.db),
     ...cohortRoutes(deps.db),

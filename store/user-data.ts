@@ -6,6 +6,8 @@ import type { SessionContribution } from '../domain/contribution/types.js';
 import { eraseUserAttempts } from './workflow-attempts.js';
 import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
 import { eraseUserJobFacts } from './job-state.js';
+import { shredUserKey } from './user-keys.js';
+import { userKey } from '../lib/kafka/topics.js';
 
 /**
  * Every table that holds rows of a user. A user's erasure deletes from all of them; a table
@@ -38,8 +40,15 @@ export const USER_TABLES = [
   'job_user_changes',
 ] as const;
 
-/** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */
-export async function eraseUser(client: PoolClient, projectId: string, userId: string): Promise<number> {
+/**
+ * Deletes the user's rows everywhere, their dead letters and the key that seals their Kafka
+ * messages, and records the erasure; returns how many rows went and the user's pseudonym.
+ */
+export async function eraseUser(
+  client: PoolClient,
+  projectId: string,
+  userId: string,
+): Promise<{ rows: number; ref: string }> {
   await lockUsers(client, [{ projectId, userId }]);
   // Counted first: subtracting the contributions below already empties some per-user rows.
   const { rows: counted } = await client.query<{ n: number }>(
@@ -85,5 +94,11 @@ export async function eraseUser(client: PoolClient, projectId: string, userId: s
      on conflict (project_id, user_hash) do update set deleted_at = now()`,
     [projectId, userId],
   );
-  return Number(counted[0]!.n);
+  // Every copy of the user's sealed messages (topics, replays) stops naming them; messages a
+  // processor set aside are deleted, plain ones (written before sealing) included.
+  const ref = await shredUserKey(client, projectId, userId);
+  await client.query('delete from dead_letters where message_key = any($1)', [
+    [userKey(projectId, ref), userKey(projectId, userId)],
+  ]);
+  return { rows: Number(counted[0]!.n), ref };
 }

@@ -6,6 +6,8 @@ import { eraseUser } from '../../store/user-data.js';
 import { lockUsers } from '../../store/locks.js';
 import { notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
+import type { UserSealing } from '../sealing.js';
+import { sealValue } from '../../domain/sealed-user.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface UserRow {
@@ -33,6 +35,7 @@ function presentUser(row: UserRow) {
 async function mergeUser(
   client: PoolClient,
   publisher: Publisher,
+  sealing: UserSealing,
   projectId: string,
   userId: string,
   properties: Record<string, unknown>,
@@ -58,13 +61,14 @@ async function mergeUser(
     : await merge();
   const row = rows[0];
   if (!row) return undefined;
+  const { ref, key } = (await sealing.keysFor(projectId, [userId], client)).get(userId)!;
   await publisher.publish('users', [
     {
-      key: userKey(projectId, userId),
+      key: userKey(projectId, ref),
       value: {
         project_id: projectId,
-        user_id: userId,
-        properties: JSON.stringify(row.properties),
+        user_ref: ref,
+        sealed: sealValue(key, `${projectId}:${ref}`, { user_id: userId, properties: JSON.stringify(row.properties) }),
         changed_at: row.updated_at.getTime(),
       },
       timestamp: row.updated_at.getTime(),
@@ -73,7 +77,7 @@ async function mergeUser(
   return row;
 }
 
-export function userRoutes(db: Pool, publisher: Publisher): Route[] {
+export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing): Route[] {
   return [
     defineRoute<{ user_id: string; properties?: Record<string, unknown> }>({
       method: 'POST',
@@ -89,7 +93,7 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
-          mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
+          mergeUser(client, publisher, sealing, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
         ))!;
         ctx.status = row.created ? 201 : 200;
         // A browser key is public in its pages: it may write, never read a user's properties back.
@@ -124,7 +128,15 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       errors: { 404: 'No such user in this project' },
       async handle(ctx, input) {
         const row = await inTransaction(db, (client) =>
-          mergeUser(client, publisher, ctx.state.auth.projectId, pathParam(ctx, 'user_id'), input.properties, false),
+          mergeUser(
+            client,
+            publisher,
+            sealing,
+            ctx.state.auth.projectId,
+            pathParam(ctx, 'user_id'),
+            input.properties,
+            false,
+          ),
         );
         if (!row) throw notFound('user');
         ctx.body = presentUser(row);
@@ -134,7 +146,8 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       method: 'DELETE',
       path: '/users/:user_id',
       tag: 'Users',
-      summary: "Erase every row of a user (privacy request); the user's past events never come back",
+      summary:
+        "Erase every row of a user (privacy request) and the key that seals their Kafka messages; the user's past events never come back",
       scope: 'admin',
       success: { status: 200, description: '{ user_id, deleted: true, rows_deleted }' },
       async handle(ctx) {
@@ -142,9 +155,10 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
         const { projectId } = ctx.state.auth;
         const id = pathParam(ctx, 'user_id');
         const removed = await inTransaction(db, async (client) => {
-          const rows = await eraseUser(client, projectId, id);
-          // The tombstone compacts the user's state out of the users topic.
-          await publisher.publish('users', [{ key: userKey(projectId, id), value: null, timestamp: Date.now() }]);
+          const { rows, ref } = await eraseUser(client, projectId, id);
+          // The tombstone compacts the user's state out of the users topic (already unreadable:
+          // eraseUser deleted the key that sealed it).
+          await publisher.publish('users', [{ key: userKey(projectId, ref), value: null, timestamp: Date.now() }]);
           return rows;
         });
         ctx.body = { user_id: id, deleted: true, rows_deleted: removed };

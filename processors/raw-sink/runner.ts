@@ -1,4 +1,6 @@
-import { type TrackedEventRecord, firstOccurrences } from '../../domain/tracked-event.js';
+import { firstOccurrences } from '../../domain/tracked-event.js';
+import type { EventOnWire } from '../../domain/sealed-user.js';
+import { UnopenableMessage, openEvents } from '../../store/user-keys.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { lockUsers } from '../../store/locks.js';
 import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
@@ -19,13 +21,23 @@ const COLUMNS: (keyof RawEventRow)[] = [
  * pi.events.v1 → raw_events; a message id already stored in the project is a duplicate and is
  * ignored.
  */
-export const rawSink: PostgresSink<TrackedEventRecord> = {
+export const rawSink: PostgresSink<EventOnWire> = {
   name: 'raw-sink',
   topic: 'events',
   tables: ['raw_events'],
   async write(client, messages) {
+    const sent = messages.flatMap((m) => (m.value ? [{ ...m, value: m.value }] : []));
+    const opened = await openEvents(
+      client,
+      sent.map((m) => m.value),
+    );
+    // An erased user's events (their key is gone) are skipped; one that does not open is a dead letter.
     const rows = firstOccurrences(
-      messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : [])),
+      sent.flatMap((m, i) => {
+        const record = opened[i];
+        if (record instanceof Error) throw new UnopenableMessage(record.message);
+        return record ? [toRawEventRow(record, m.partition, m.offset)] : [];
+      }),
     );
     if (rows.length === 0) return;
     await lockUsers(
