@@ -64,7 +64,11 @@ export function sealEvent(record: TrackedEventRecord, ref: string, key: Buffer):
  * event is then skipped, live or replayed. A plain message from before sealing passes as it is.
  */
 export function openEvent(e: EventOnWire, key: Buffer | undefined): TrackedEventRecord | undefined {
-  if (!isSealedEvent(e)) return e;
+  if (!isSealedEvent(e)) {
+    // A producer of the current schema that did not seal leaves neither a pseudonym nor a user.
+    if (typeof e.user_id !== 'string') throw new Error('neither sealed (user_ref) nor plain (user_id)');
+    return e;
+  }
   if (!key) return undefined;
   const { user_ref, sealed, ...rest } = e;
   const { user_id, properties } = openValue(key, `${e.project_id}:${user_ref}`, sealed) as {

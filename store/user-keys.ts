@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '../lib/db.js';
 import { type EventOnWire, newUserKey, openEvent, refOfEvent, userRef } from '../domain/sealed-user.js';
-import type { TrackedEventRecord } from '../domain/tracked-event.js';
+import { type TrackedEventRecord, UUID } from '../domain/tracked-event.js';
 
 type Db = Pool | PoolClient;
 
@@ -23,11 +23,20 @@ export async function userRefOf(db: Db, projectId: string, userId: string): Prom
 }
 
 /**
- * The keys of the project's users named by pseudonym, made for those who have none yet (one
- * statement: concurrent makers of one key agree on the one stored first).
+ * The keys of the project's users named by pseudonym, made for those who have none yet:
+ * concurrent makers of one key agree on the one stored first.
  */
 export async function ensureUserKeys(db: Db, projectId: string, refs: string[]): Promise<Map<string, Buffer>> {
-  const unique = [...new Set(refs)];
+  const keys = new Map<string, Buffer>();
+  // A key another statement inserts at the same time makes ours skip it (on conflict) without
+  // seeing it (our snapshot is older): asked again, it is there.
+  for (let missing = [...new Set(refs)]; missing.length > 0; missing = missing.filter((r) => !keys.has(r))) {
+    for (const [ref, key] of await makeOrReadKeys(db, projectId, missing)) keys.set(ref, key);
+  }
+  return keys;
+}
+
+async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Promise<Map<string, Buffer>> {
   const { rows } = await db.query<{ user_ref: string; key: Buffer }>(
     `with wanted as (select * from unnest($2::text[], $3::bytea[]) as w(user_ref, key)),
      made as (insert into user_keys (project_id, user_ref, key) select $1, user_ref, key from wanted
@@ -46,15 +55,17 @@ export async function ensureUserKeys(db: Db, projectId: string, refs: string[]):
  * where the sealed bytes do not open with the key (altered or forged: a dead letter).
  */
 export async function openEvents(db: Db, events: EventOnWire[]): Promise<(TrackedEventRecord | undefined | Error)[]> {
+  // A project id that is no uuid cannot be looked up (the statement would fail for the whole batch).
   const keys = await userKeysOf(
     db,
     events.flatMap((e) => {
       const ref = refOfEvent(e);
-      return ref === undefined ? [] : [{ projectId: e.project_id, ref }];
+      return ref === undefined || !UUID.test(e.project_id) ? [] : [{ projectId: e.project_id, ref }];
     }),
   );
   return events.map((e) => {
     const ref = refOfEvent(e);
+    if (ref !== undefined && !UUID.test(e.project_id)) return new Error('project_id is not a uuid');
     try {
       return openEvent(e, ref === undefined ? undefined : keys.get(pairKey(e.project_id, ref)));
     } catch (err) {
