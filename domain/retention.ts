@@ -13,8 +13,9 @@ export interface Retention {
 }
 
 export const RETENTION_DEFAULTS: Retention = {
-  // 13 months: a year-over-year comparison still has its month.
-  rawEventsDays: 395,
+  // 100 years, i.e. kept: raw events are the customer's history (exports, backfills of old
+  // events), so they go only when the project says so.
+  rawEventsDays: 36_500,
   webhookDeliveriesDays: 30,
   reportRunsDays: 365,
   alertsDays: 365,

@@ -1,4 +1,5 @@
 import { firstOccurrences } from '../../domain/tracked-event.js';
+import { RETENTION_DEFAULTS } from '../../domain/retention.js';
 import type { EventOnWire } from '../../domain/sealed-user.js';
 import { UnopenableMessage, openEvents } from '../../store/user-keys.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
@@ -52,8 +53,11 @@ export const rawSink: PostgresSink<EventOnWire> = {
        where not exists (select 1 from deleted_users d
                          where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
                            and d.deleted_at >= u.received_at)
+         -- Nor do events older than the project keeps raw events (the retention worker deleted them).
+         and u.occurred_at >= now() - coalesce((select (p.settings->'retention'->>'rawEventsDays')::int
+                                                from projects p where p.project_id = u.project_id), $10) * interval '1 day'
        on conflict (project_id, message_id) do nothing`,
-      toColumns(rows, COLUMNS),
+      [...toColumns(rows, COLUMNS), RETENTION_DEFAULTS.rawEventsDays],
     );
   },
 };

@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { RunningApi } from '../../api/server.js';
 import { RETENTION_DEFAULTS } from '../../domain/retention.js';
 import type { Services } from '../../lib/services.js';
+import { inTransaction } from '../../lib/db.js';
+import { rawSink } from '../../processors/raw-sink/runner.js';
 import { runRetentionPass } from '../../workers/retention/worker.js';
 import { call, closeServices, count, errorOf, newProject, services, startTestApi } from './helpers.js';
 
@@ -132,5 +134,32 @@ describe('retention per project', () => {
     // A second pass finds nothing more.
     const again = await runRetentionPass(worker);
     assert.equal(again.raw_events, 0);
+
+    // A replay does not bring back what retention deleted: the raw sink skips events that old.
+    const event = (message_id: string, ageDays: number) => ({
+      partition: 0,
+      offset: 0,
+      key: null,
+      value: {
+        project_id: strict.projectId,
+        message_id,
+        user_id: 'u',
+        event: 'click',
+        timestamp: Date.now() - ageDays * DAY,
+        received_at: Date.now(),
+        properties: '{}',
+      },
+    });
+    await inTransaction(services().db, (client) =>
+      rawSink.write(client, [event('replayed-old', 3), event('replayed-new', 1)]),
+    );
+    const { rows } = await services().db.query<{ message_id: string }>(
+      `select message_id from raw_events where project_id = $1 and message_id like 'replayed-%'`,
+      [strict.projectId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.message_id),
+      ['replayed-new'],
+    );
   });
 });
