@@ -56,7 +56,7 @@ export function routeTable(deps: AppDeps): Route[] {
   const sealing = new UserSealing(deps.db);
   const routes = [
     ...healthRoutes(deps.health),
-    ...eventRoutes(deps.publisher, sealing),
+    ...eventRoutes(deps.publisher, sealing, deps.log),
     ...userRoutes(deps.db, deps.publisher, sealing),
     ...jobRoutes(deps.db),
     ...jobAnalyticsRoutes(deps.db),

@@ -3,7 +3,8 @@ import { withoutPii } from '../../domain/pii-filter.js';
 import { userKey } from '../../lib/kafka/topics.js';
 import { sealEvent } from '../../domain/sealed-user.js';
 import type { UserSealing } from '../sealing.js';
-import { fieldError } from '../errors.js';
+import { fieldError, unavailable } from '../errors.js';
+import type { Logger } from '../../lib/log.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute } from '../route.js';
 
@@ -12,7 +13,7 @@ import { type Route, defineRoute } from '../route.js';
  * keyed by the user's pseudonym and sealed with the user's key (docs/decisions.md, "Erasure
  * through Kafka").
  */
-export function eventRoutes(publisher: Publisher, sealing: UserSealing): Route[] {
+export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Logger): Route[] {
   const accept = async (projectId: string, inputs: TrackedEventInput[], fieldOf: (i: number) => string) => {
     const receivedAt = Date.now();
     inputs.forEach((input, i) => {
@@ -23,7 +24,10 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing): Route[]
     });
     // Personal-looking values never reach Kafka, whichever client sent them (lib/pii-filter.ts).
     const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt));
-    const keys = await sealing.keysFor(projectId, [...new Set(records.map((r) => r.user_id))]);
+    const keys = await sealing.keysFor(projectId, [...new Set(records.map((r) => r.user_id))]).catch((err: unknown) => {
+      log.error({ err }, 'user keys could not be read or made');
+      throw unavailable('The key store is unavailable; nothing was applied. Retry the request.');
+    });
     await publisher.publish(
       'events',
       records.map((r) => {
