@@ -204,6 +204,13 @@ create table event_context_daily (
   constraint event_context_daily_pkey PRIMARY KEY (project_id, event, context, day)
 );
 
+create table export_file_purges (
+  project_id uuid not null,
+  requested_at timestamp with time zone not null default now(),
+  constraint export_file_purges_pkey PRIMARY KEY (project_id),
+  constraint export_file_purges_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
 create table feature_daily (
   project_id uuid not null,
   feature text not null,

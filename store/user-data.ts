@@ -100,5 +100,12 @@ export async function eraseUser(
   await client.query('delete from dead_letters where message_key = any($1)', [
     [userKey(projectId, ref), userKey(projectId, userId)],
   ]);
+  // Export files on the workers' disk may hold the user: the retention worker deletes the project's
+  // files written before now (workers/retention/worker.ts).
+  await client.query(
+    `insert into export_file_purges (project_id) values ($1)
+     on conflict (project_id) do update set requested_at = now()`,
+    [projectId],
+  );
   return { rows: Number(counted[0]!.n), ref };
 }

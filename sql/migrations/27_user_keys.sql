@@ -17,3 +17,10 @@ create table user_keys (
   created_at timestamptz not null default now(),
   primary key (project_id, user_ref)
 );
+
+-- Export files on the service's disk (DuckDB, Parquet) may hold an erased user's rows: the erasure asks
+-- the retention worker (which runs where the files are) to delete the project's files written before it.
+create table export_file_purges (
+  project_id uuid primary key references projects (project_id) on delete cascade,
+  requested_at timestamptz not null default now()
+);

@@ -162,4 +162,32 @@ describe('retention per project', () => {
       ['replayed-new'],
     );
   });
+
+  it("an erasure deletes the project's export files written before it (they may hold the user), not later ones", async () => {
+    const { projectId, keys } = await newProject(['admin']);
+    const file = (...parts: string[]) => path.join(parquetDir, projectId, ...parts);
+    const written = (full: string, at: Date) => {
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, 'x');
+      fs.utimesSync(full, at, at);
+    };
+    const before = new Date(Date.now() - 60_000);
+    written(file('wh', 'events', 'day=2026-11-01', 'part-0.parquet'), before);
+    written(path.join(duckdbDir, 'erased.duckdb'), before);
+    await services().db.query(
+      `insert into warehouse_exports (project_id, export_id, destination, credentials, tables, status)
+       values ($1, 'exp-e', 'duckdb', '{"database": "erased.duckdb"}', '{events}', 'succeeded')`,
+      [projectId],
+    );
+    const erased = await call(api, 'DELETE', '/users/someone', { key: keys[0]! });
+    assert.equal(erased.status, 200);
+    // An export that ran after the erasure (no longer holding the user).
+    written(file('later', 'users', 'part-0.parquet'), new Date(Date.now() + 60_000));
+
+    await runRetentionPass(worker);
+    assert.ok(!fs.existsSync(file('wh')), 'the Parquet files from before the erasure are gone');
+    assert.ok(!fs.existsSync(path.join(duckdbDir, 'erased.duckdb')), 'and the DuckDB file the project exported into');
+    assert.ok(fs.existsSync(file('later', 'users', 'part-0.parquet')), 'a later export stays');
+    assert.equal(await count('select 1 from export_file_purges where project_id = $1', [projectId]), 0);
+  });
 });

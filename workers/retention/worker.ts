@@ -54,31 +54,66 @@ function deleteOldFiles(dir: string, before: Date): number {
   return deleted;
 }
 
-/**
- * DuckDB files: a file belongs to every project that exported into it (the folder is shared), so
- * it is deleted once it was last written longer ago than the longest retention among them.
- * Files no export names are not the service's to delete.
- */
-async function deleteOldDuckdbFiles(db: Pool, dir: string, keep: Map<string, Retention>, now: Date): Promise<number> {
+/** The DuckDB files each project's exports named (the folder is shared: a file may be several projects'). */
+async function duckdbFilesByProject(db: Pool, dir: string): Promise<{ projectId: string; file: string }[]> {
   const { rows } = await db.query<{ project_id: string; database: string }>(
     `select distinct project_id, credentials->>'database' as database from warehouse_exports where destination = 'duckdb'`,
   );
-  const days = new Map<string, number>();
-  for (const row of rows) {
+  return rows.flatMap((row) => {
     const resolved = duckdbFile(dir, row.database);
-    if (!('file' in resolved)) continue;
-    const own = (keep.get(row.project_id) ?? retention({})).exportFilesDays;
-    days.set(resolved.file, Math.max(days.get(resolved.file) ?? 0, own));
+    return 'file' in resolved ? [{ projectId: row.project_id, file: resolved.file }] : [];
+  });
+}
+
+/** Deletes the DuckDB file (and the write-ahead log DuckDB keeps beside it) if last written before `before`. */
+function deleteDuckdbFileOlder(file: string, before: Date): number {
+  let deleted = 0;
+  for (const part of [file, `${file}.wal`]) {
+    if (fs.existsSync(part) && fs.statSync(part).mtime < before) {
+      fs.rmSync(part, { force: true });
+      deleted++;
+    }
+  }
+  return deleted;
+}
+
+/**
+ * DuckDB files: a file belongs to every project that exported into it, so it is deleted once it
+ * was last written longer ago than the longest retention among them. Files no export names are
+ * not the service's to delete.
+ */
+async function deleteOldDuckdbFiles(db: Pool, dir: string, keep: Map<string, Retention>, now: Date): Promise<number> {
+  const days = new Map<string, number>();
+  for (const { projectId, file } of await duckdbFilesByProject(db, dir)) {
+    const own = (keep.get(projectId) ?? retention({})).exportFilesDays;
+    days.set(file, Math.max(days.get(file) ?? 0, own));
   }
   let deleted = 0;
-  for (const [file, kept] of days) {
-    // DuckDB keeps a write-ahead log beside the file while it is open.
-    for (const part of [file, `${file}.wal`]) {
-      if (fs.existsSync(part) && fs.statSync(part).mtime < cutoff(now, kept)) {
-        fs.rmSync(part, { force: true });
-        deleted++;
-      }
-    }
+  for (const [file, kept] of days) deleted += deleteDuckdbFileOlder(file, cutoff(now, kept));
+  return deleted;
+}
+
+/**
+ * Erasures (store/user-data.ts) ask for the project's export files written before them to go:
+ * they may hold the erased user. Its Parquet files and every DuckDB file it exported into are
+ * deleted (other projects' copies in a shared DuckDB file too: an export writes them again).
+ */
+async function purgeForErasures(db: Pool, config: Services['config']): Promise<number> {
+  // The stamp as text too: a Date has milliseconds, the column microseconds.
+  const { rows } = await db.query<{ project_id: string; requested_at: Date; stamp: string }>(
+    'select project_id, requested_at, requested_at::text as stamp from export_file_purges',
+  );
+  if (rows.length === 0) return 0;
+  const duckdb = await duckdbFilesByProject(db, config.duckdbDir);
+  let deleted = 0;
+  for (const { project_id: projectId, requested_at: before, stamp } of rows) {
+    deleted += deleteOldFiles(path.join(path.resolve(config.parquetDir), projectId), before);
+    for (const d of duckdb.filter((f) => f.projectId === projectId)) deleted += deleteDuckdbFileOlder(d.file, before);
+    // A later erasure moved requested_at on: its purge stays for the next pass.
+    await db.query('delete from export_file_purges where project_id = $1 and requested_at = $2::timestamptz', [
+      projectId,
+      stamp,
+    ]);
   }
   return deleted;
 }
@@ -103,6 +138,7 @@ export async function runRetentionPass(services: Services, now = new Date()): Pr
     );
   }
   deleted.files! += await deleteOldDuckdbFiles(db, config.duckdbDir, keep, now);
+  deleted.files! += await purgeForErasures(db, config);
   return deleted;
 }
 
