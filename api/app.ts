@@ -5,6 +5,7 @@ import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { TargetPolicy } from '../lib/targets.js';
+import type { AuthThrottle } from './auth-throttle.js';
 import { ingestCors } from './cors.js';
 import { consoleRoutes } from './console/routes.js';
 import { consoleStatic } from './console/static.js';
@@ -19,7 +20,7 @@ import { behaviouralCohortRoutes } from './routes/behavioural-cohorts.js';
 import { cohortRoutes } from './routes/cohorts.js';
 import { eventContextRoutes } from './routes/event-context.js';
 import { eventRoutes } from './routes/events.js';
-import { exportRoutes } from './routes/exports.js';
+import { type ExportLimits, exportRoutes } from './routes/exports.js';
 import { featureRoutes } from './routes/features.js';
 import { frictionRoutes } from './routes/friction.js';
 import { healthRoutes } from './routes/health.js';
@@ -37,6 +38,8 @@ import { loadTrackerScript, trackerScript } from './tracker-script.js';
 
 export interface AppDeps {
   db: Pool;
+  /** Streamed exports: their own small pool, and how long a reader may take nothing before it is dropped. */
+  exports: ExportLimits;
   admin: Admin;
   publisher: Publisher;
   registryUrl: string;
@@ -44,6 +47,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Which webhook targets the SSRF guard lets through (WEBHOOK_ALLOW_HOSTS). */
   targets: TargetPolicy;
+  /** Failed authentications per client address (api/auth-throttle.ts). */
+  authThrottle: AuthThrottle;
   /** The API's last probe of its dependencies (health routes). */
   health: HealthMonitor;
   /** How long GET /analytics/workflows waits for the worker to mine a goal asked for the first time. */
@@ -66,7 +71,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...integrationTestRoutes(deps.db),
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
-    ...exportRoutes(deps.db, deps.secrets),
+    ...exportRoutes(deps.db, deps.exports, deps.secrets),
     ...featureRoutes(deps.db),
     ...behaviouralCohortRoutes(deps.db),
     ...frictionRoutes(deps.db),
@@ -83,7 +88,7 @@ export function routeTable(deps: AppDeps): Route[] {
       path: '/openapi.json',
       tag: 'Service',
       summary: 'This OpenAPI 3.1 document (no key needed)',
-      success: { status: 200, description: 'OpenAPI 3.1 document' },
+      success: { status: 200, schema: 'OpenApiDocument', description: 'OpenAPI 3.1 document' },
       // eslint-disable-next-line @typescript-eslint/require-await
       async handle(ctx) {
         document ??= buildOpenApi(routes);
@@ -97,6 +102,9 @@ export function routeTable(deps: AppDeps): Route[] {
 export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   const app = new Koa();
   app.proxy = true;
+  // The client's address is the one the nearest proxy saw (the last X-Forwarded-For entry), not
+  // one the client wrote in the header itself: per-address throttles count it.
+  app.maxIpsCount = 1;
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
   app.use(trackerScript(loadTrackerScript(), deps.log));
@@ -104,7 +112,7 @@ export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   // The admin console's files (/console); its API calls are the /v1 routes below.
   app.use(consoleStatic());
   const router = new Router({ prefix: '/v1' });
-  mount(router, routeTable(deps), deps.db);
+  mount(router, routeTable(deps), deps.db, deps.authThrottle);
   app.use(router.routes());
   // Answers 405 with Allow (and OPTIONS); the error middleware gives it the error body.
   app.use(router.allowedMethods());

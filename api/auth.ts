@@ -1,9 +1,10 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { type ResolvedKey, type Scope, resolveKey } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
+import { type AuthThrottle, clientAddress } from './auth-throttle.js';
 import { refuseForeignOrigin } from './cors.js';
-import { authenticateConsole } from './console/sessions.js';
-import { forbidden, unauthorized } from './errors.js';
+import { type ConsoleIdentity, authenticateConsole } from './console/sessions.js';
+import { ApiError, forbidden, unauthorized } from './errors.js';
 import { touchKey } from './key-usage.js';
 
 declare module 'koa' {
@@ -15,27 +16,41 @@ declare module 'koa' {
 /**
  * Resolves `Authorization: Bearer <key>` to its project and scopes, or answers 401; a browser key
  * used from an origin outside its allow-list answers 403. Without the header, an admin console
- * session cookie acts as an admin key of its project (api/console).
+ * session cookie acts as an admin key of its project (api/console). A client address that failed
+ * too often this minute gets 429 before anything is looked up (`throttle`).
  */
-export function authenticate(db: Pool): Middleware {
+export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
   return async (ctx, next) => {
-    const header = ctx.get('Authorization');
-    const session = header ? undefined : await authenticateConsole(db, ctx);
-    if (session) {
-      ctx.state.auth = session.auth;
-      ctx.state.console = session.identity;
-      await next();
-      return;
+    const address = clientAddress(ctx.req);
+    throttle.check(address);
+    const caller = await resolveCaller(db, ctx).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 401) throttle.failed(address);
+      throw err;
+    });
+    ctx.state.auth = caller.auth;
+    if ('identity' in caller) {
+      ctx.state.console = caller.identity;
+    } else {
+      refuseForeignOrigin(ctx.get('Origin'), caller.auth.allowedOrigins);
+      touchKey(db, caller.auth.keyId);
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthorized(header ? 'The Authorization header must be "Bearer <API_KEY>".' : undefined);
-    const resolved = await resolveKey(db, match[1]!);
-    if (!resolved) throw unauthorized('The API key is invalid or has been revoked.');
-    ctx.state.auth = resolved;
-    refuseForeignOrigin(ctx.get('Origin'), resolved.allowedOrigins);
-    touchKey(db, resolved.keyId);
     await next();
   };
+}
+
+/** The caller's key, or its console session (acting as an admin key of its project); throws 401. */
+async function resolveCaller(
+  db: Pool,
+  ctx: Context,
+): Promise<{ auth: ResolvedKey } | { auth: ResolvedKey; identity: ConsoleIdentity }> {
+  const header = ctx.get('Authorization');
+  const session = header ? undefined : await authenticateConsole(db, ctx);
+  if (session) return session;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized(header ? 'The Authorization header must be "Bearer <API_KEY>".' : undefined);
+  const auth = await resolveKey(db, match[1]!);
+  if (!auth) throw unauthorized('The API key is invalid or has been revoked.');
+  return { auth };
 }
 
 /** `admin` holds every scope. */

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { isPostgresUnavailable } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 
 export type ErrorCode =
@@ -39,7 +40,15 @@ export const forbidden = (scope: string) =>
 export const notFound = (what = 'resource') => new ApiError(404, 'not_found', `No such ${what}.`);
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`, { limit_bytes: limitBytes });
-export const unavailable = (message: string) => new ApiError(503, 'service_unavailable', message);
+/** 503; with `retryAfterS`, a `Retry-After` header telling the client when to send the same request again. */
+export const unavailable = (message: string, retryAfterS?: number) =>
+  new ApiError(
+    503,
+    'service_unavailable',
+    message,
+    {},
+    retryAfterS === undefined ? {} : { 'Retry-After': String(retryAfterS) },
+  );
 
 /** Maps anything thrown below it to `{"error":{code,message,details}}`; unknown errors are 500s. */
 export function errorMiddleware(log: Logger): Middleware {
@@ -61,7 +70,9 @@ export function errorMiddleware(log: Logger): Middleware {
       const apiError =
         err instanceof ApiError
           ? err
-          : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
+          : isPostgresUnavailable(err)
+            ? unavailable('The database is busy or unavailable; nothing was applied. Retry the request later.', 5)
+            : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
       if (!(err instanceof ApiError)) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = apiError.status;
       ctx.set(apiError.headers);

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { UsageError, runCli } from '../lib/cli.js';
 import { runRole } from '../lib/role.js';
-import { startApi } from './server.js';
+import { apiPoolLimits, startApi } from './server.js';
 
 await runCli(
   {
@@ -33,9 +33,13 @@ await runCli(
       if (process.send) process.once('disconnect', () => stopAll('SIGTERM'));
       return;
     }
-    await runRole('api', async (services) => {
-      const api = await startApi(services.config, services);
-      return [{ stop: () => api.close() }];
-    });
+    await runRole(
+      'api',
+      async (services) => {
+        const api = await startApi(services.config, services);
+        return [{ stop: () => api.close() }];
+      },
+      apiPoolLimits,
+    );
   },
 );

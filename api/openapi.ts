@@ -1,4 +1,5 @@
 import { loadJsonSchemas } from '../lib/json-schemas.js';
+import { RESPONSE_SCHEMAS } from './responses/index.js';
 import type { Route } from './route.js';
 
 const ERROR_SCHEMA = {
@@ -41,16 +42,21 @@ export const openApiPath = (koaPath: string) => koaPath.replace(/:([A-Za-z0-9_]+
 /** OpenAPI 3.1, built from the route table and the same JSON Schemas the validator uses. */
 export function buildOpenApi(routes: Route[]): Record<string, unknown> {
   const schemas = loadJsonSchemas();
-  const components: Record<string, unknown> = { Error: ERROR_SCHEMA };
+  const components: Record<string, unknown> = { Error: ERROR_SCHEMA, ...RESPONSE_SCHEMAS };
   const ref = (id: string) => `#/components/schemas/${id.replace(/\.json$/, '')}`;
   for (const [id, schema] of Object.entries(schemas)) {
-    // Cross-file $refs ("job-create.json#/$defs/x") become component refs.
-    const text = JSON.stringify({ ...schema, $id: undefined, $schema: undefined }).replace(
-      /"\$ref":"([a-z0-9-]+)\.json(#[^"]*)?"/g,
-      (_m, file: string, pointer: string | undefined) =>
-        `"$ref":"#/components/schemas/${file}${(pointer ?? '').slice(1)}"`,
-    );
-    components[id.replace(/\.json$/, '')] = JSON.parse(text.replace(/"\$ref":"#\/\$defs/g, `"$ref":"${ref(id)}/$defs`));
+    // A schema's $defs become components of their own ("job-create.json#/$defs/x" → job-create.x),
+    // so generators see each as a type rather than a member named $defs; $refs follow.
+    const name = id.replace(/\.json$/, '');
+    const text = JSON.stringify({ ...schema, $id: undefined, $schema: undefined })
+      .replace(/"\$ref":"#\/\$defs\//g, `"$ref":"${name}.json#/$defs/`)
+      .replace(/"\$ref":"([a-z0-9-]+)\.json(#[^"]*)?"/g, (_m, file: string, pointer: string | undefined) => {
+        const def = /^#\/\$defs\/(.+)$/.exec(pointer ?? '');
+        return `"$ref":"${ref(def ? `${file}.${def[1]}` : file)}${def ? '' : (pointer ?? '').slice(1)}"`;
+      });
+    const { $defs, ...rest } = JSON.parse(text) as { $defs?: Record<string, unknown> };
+    components[name] = rest;
+    for (const [def, definition] of Object.entries($defs ?? {})) components[`${name}.${def}`] = definition;
   }
 
   const paths: Record<string, Record<string, unknown>> = {};
@@ -62,17 +68,27 @@ export function buildOpenApi(routes: Route[]): Record<string, unknown> {
       required: true,
       schema: { type: 'string' },
     }));
-    const responses: Record<string, unknown> = {
-      [route.success.status]: {
-        description: route.success.description,
-        ...(route.scope ? { headers: RATE_HEADERS } : {}),
-        content: { 'application/json': { schema: route.success.schema ?? { type: 'object' } } },
+    const success = {
+      description: route.success.description,
+      ...(route.scope ? { headers: RATE_HEADERS } : {}),
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${route.success.schema}` } },
+        ...Object.fromEntries(
+          Object.entries(route.produces ?? {}).map(([type, description]) => [
+            type,
+            { schema: { type: 'string', description } },
+          ]),
+        ),
       },
     };
+    const responses: Record<string, unknown> = { [route.success.status]: success };
+    for (const [status, description] of Object.entries(route.success.also ?? {})) {
+      responses[status] = { ...success, description };
+    }
     const errors = { ...(route.scope ? COMMON_ERRORS : { 500: COMMON_ERRORS[500]! }), ...route.errors };
     if (route.body) Object.assign(errors, { 413: 'Body larger than 1 MiB', 415: 'Body is not JSON' });
     for (const [status, description] of Object.entries(errors)) {
-      if (Number(status) === route.success.status) continue;
+      if (responses[status]) continue;
       responses[status] = {
         description,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -3,9 +3,11 @@ import type { Context, Middleware } from 'koa';
 import type { Scope } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
 import { authenticate, requireScope } from './auth.js';
+import type { AuthThrottle } from './auth-throttle.js';
 import { jsonBody, problemAt } from './body.js';
 import { fieldError } from './errors.js';
 import { rateLimit } from './rate-limit.js';
+import type { ResponseName } from './responses/index.js';
 import { validate } from './validate.js';
 
 /** A query parameter as documented in OpenAPI; parsing stays in the handler (api/query.ts). */
@@ -31,11 +33,18 @@ export interface Route<Body = unknown> {
   /** $id of the JSON Schema of the body */
   body?: string;
   query?: QueryParam[];
-  success: { status: number; description: string; schema?: Record<string, unknown> };
+  success: {
+    status: number;
+    description: string;
+    /** The answer's schema: its name in components/schemas (api/responses/) */
+    schema: ResponseName;
+    /** Other statuses answered with the same schema, e.g. { 201: 'created' } */
+    also?: Record<number, string>;
+  };
   /** Other documented outcomes, e.g. { 404: 'No such job' } */
   errors?: Record<number, string>;
-  /** Extra non-JSON media types of the success response */
-  produces?: string[];
+  /** Media types of the success response other than JSON, e.g. { 'text/csv': 'one row per event' } */
+  produces?: Record<string, string>;
   handle(ctx: Context, body: Body): Promise<void>;
 }
 
@@ -43,8 +52,8 @@ export function defineRoute<Body>(route: Route<Body>): Route {
   return route;
 }
 
-export function mount(router: Router, routes: Route[], db: Pool): void {
-  const auth = authenticate(db);
+export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthThrottle): void {
+  const auth = authenticate(db, throttle);
   const limit = rateLimit(db);
   for (const route of routes) {
     const chain: Middleware[] = [];

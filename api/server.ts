@@ -2,10 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kafka } from 'kafkajs';
 import type { Config } from '../lib/config.js';
-import type { Pool } from '../lib/db.js';
+import { type Pool, type PoolLimits, createPool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
 import type { SchemaRegistry } from '../lib/kafka/registry.js';
 import { createApp } from './app.js';
+import { AuthThrottle } from './auth-throttle.js';
 import { HealthMonitor } from './health.js';
 import { Publisher } from './publisher.js';
 import { attachStream } from './stream/server.js';
@@ -19,6 +20,17 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
+/**
+ * The deadlines of the API's main pool (auth, rate limits, every route): no statement runs longer
+ * than PI_PG_STATEMENT_TIMEOUT_MS, no request waits longer than PI_PG_ACQUIRE_TIMEOUT_MS for a
+ * connection, no transaction sits idle longer than PI_PG_IDLE_IN_TRANSACTION_MS.
+ */
+export const apiPoolLimits = (config: Config): PoolLimits => ({
+  statementTimeoutMs: config.pgStatementTimeoutMs,
+  acquireTimeoutMs: config.pgAcquireTimeoutMs,
+  idleInTransactionMs: config.pgIdleInTransactionMs,
+});
+
 /** Starts the HTTP API on config.host:config.port (0 = any free port). */
 export async function startApi(
   config: Config,
@@ -27,10 +39,24 @@ export async function startApi(
   const log = deps.log.child({ component: 'api' });
   const admin = deps.kafka.admin();
   await admin.connect();
-  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users']);
+  const publisher = await Publisher.start(deps.kafka, deps.registry, log, ['events', 'users'], {
+    deadlineMs: config.ingestDeadlineMs,
+  });
+  // Streamed exports read for as long as their reader takes: a pool of their own, so that slow
+  // readers wait for each other (then 503) and never for the connections of everything else. A
+  // cursor's reads are one statement, so no statement timeout here: idle readers are dropped.
+  const exportDb = createPool(config.databaseUrl, config.exportConnections, {
+    acquireTimeoutMs: config.pgAcquireTimeoutMs,
+  });
+  exportDb.on('error', (err: Error & { code?: string }) =>
+    log.warn({ message: err.message, code: err.code }, 'idle export connection failed'),
+  );
   const health = new HealthMonitor({ db: deps.db, admin, registryUrl: config.schemaRegistryUrl });
+  const authThrottle = new AuthThrottle(config.authFailuresPerMinute);
   const { app } = createApp({
     db: deps.db,
+    exports: { db: exportDb, idleMs: config.exportIdleMs },
+    authThrottle,
     admin,
     health,
     publisher,
@@ -46,6 +72,8 @@ export async function startApi(
     databaseUrl: config.databaseUrl,
     log,
     pollMs: config.pollIntervalMs,
+    maxUnauthenticated: config.streamUnauthenticatedMax,
+    throttle: authThrottle,
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -67,6 +95,7 @@ export async function startApi(
       });
       await publisher.stop();
       await admin.disconnect();
+      await exportDb.end();
     },
   };
 }

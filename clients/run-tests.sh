@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Runs the Python and Ruby clients' test suites (pure unit tests, then the tests against the running
-# service) and exits non-zero if either fails. Installs Ruby from Debian when it is absent.
+# Runs the Node, Python and Ruby clients' test suites (against the running service; Python and Ruby
+# also run pure unit tests) and exits non-zero if any fails. Installs Ruby from Debian when absent.
 #
-#   PI_BASE_URL=http://127.0.0.1:3100/v1 PI_API_KEY=pi_… clients/run-tests.sh [python] [ruby]
+#   PI_BASE_URL=http://127.0.0.1:3100/v1 PI_API_KEY=pi_… clients/run-tests.sh [node] [python] [ruby]
 #
 # PI_BASE_URL: the service's base URL (with /v1), its processors running (npm start runs them).
-# PI_API_KEY:  an admin key of a project used only by this run (both suites share it and its
-#              hourly request budget; together they send about 120 requests).
-# PYTHON, RUBY: the interpreters (default python3, ruby).
+# PI_API_KEY:  an admin key of a project used only by this run (the suites share it and its
+#              hourly request budget; together they send about 200 requests).
+# NODE, PYTHON, RUBY: the interpreters (default node, python3, ruby).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
 ruby="${RUBY:-ruby}"
+node="${NODE:-node}"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(python ruby)
+[ ${#suites[@]} -eq 0 ] && suites=(node python ruby)
 
 if [ -z "${PI_BASE_URL:-}" ] || [ -z "${PI_API_KEY:-}" ]; then
   echo "clients/run-tests.sh: set PI_BASE_URL (e.g. http://127.0.0.1:3100/v1) and PI_API_KEY (an admin key of a project used only by this run)" >&2
@@ -50,6 +51,10 @@ number() {
 count() {
   local name="$1" log="$2" code="$3" ran bad
   case "$name" in
+    node)
+      ran=$(number "$log" '^[^ ]+ tests [0-9]+$' 's/^[^ ]* tests \([0-9]*\)$/\1/p')
+      bad=$(($(number "$log" '^[^ ]+ fail [0-9]+$' 's/^[^ ]* fail \([0-9]*\)$/\1/p') + $(number "$log" '^[^ ]+ cancelled [0-9]+$' 's/^[^ ]* cancelled \([0-9]*\)$/\1/p')))
+      ;;
     python)
       ran=$(number "$log" '^Ran [0-9]+ tests? in' 's/^Ran \([0-9]*\).*/\1/p')
       bad=$(($(number "$log" '^FAILED \(' 's/.*failures=\([0-9]*\).*/\1/p') + $(number "$log" '^FAILED \(' 's/.*errors=\([0-9]*\).*/\1/p')))
@@ -68,6 +73,11 @@ count() {
   summary+=("$(printf '%-7s %s (%d tests, %d failed)' "$name" "$([ "$code" -eq 0 ] && echo ok || echo FAILED)" "$ran" "$bad")")
 }
 
+# The tests import the built package (dist/) as an application does; tsx (the service's) runs them.
+run_node() {
+  (cd "$here/node" && "$node" --import tsx --test --test-reporter=spec --test-concurrency=1 test/*.test.ts)
+}
+
 run_python() {
   (cd "$here/python" && PYTHONPATH="$here/python" "$python" -m unittest -v tests.test_units tests.test_service)
 }
@@ -81,9 +91,9 @@ run_ruby() {
 
 for suite in "${suites[@]}"; do
   case "$suite" in
-    python | ruby) ;;
+    node | python | ruby) ;;
     *)
-      echo "clients/run-tests.sh: unknown suite $suite (python or ruby)" >&2
+      echo "clients/run-tests.sh: unknown suite $suite (node, python or ruby)" >&2
       exit 2
       ;;
   esac

@@ -48,12 +48,40 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** Hosts or CIDR ranges a Postgres warehouse export may reach although private or loopback. */
   warehouseAllowHosts: string[];
-  /** How long a sender holds a claimed delivery; a sender that dies lets it go after this. */
+  /**
+   * How long a sender holds a claimed delivery; a live sender renews it every third of this while
+   * the request runs, a sender that dies lets it go after this.
+   */
   webhookLeaseMs: number;
+  /** Deliveries one sender has in flight at once, all projects together. */
+  webhookConcurrency: number;
+  /** Deliveries of one project in flight at once, all senders together: one slow endpoint holds no more. */
+  webhookProjectConcurrency: number;
+  /** Warehouse exports one worker runs at once, all projects together (one export per project at a time). */
+  warehouseConcurrency: number;
+  /** Longest wait for a Postgres warehouse: connecting, and any one statement. */
+  warehouseTimeoutMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
   pollIntervalMs: number;
   /** How long GET /analytics/workflows waits for a newly asked-for goal to be mined before answering 202. */
   workflowWaitMs: number;
+  /**
+   * How long POST /events, /events/batch and the user routes wait for Kafka to take a write before
+   * answering 503 with Retry-After: a silent broker (a long pause, a partition) is not a hang.
+   */
+  ingestDeadlineMs: number;
+  /** The API's Postgres limits (docs/reliability.md): statement run time, pool wait, idle transaction. */
+  pgStatementTimeoutMs: number;
+  pgAcquireTimeoutMs: number;
+  pgIdleInTransactionMs: number;
+  /** Connections of the API's own pool for streamed exports; further exports wait, then get 503. */
+  exportConnections: number;
+  /** A streamed export whose reader takes nothing for this long is dropped and its connection freed. */
+  exportIdleMs: number;
+  /** Failed authentications (401) one client address may make per minute before it gets 429. */
+  authFailuresPerMinute: number;
+  /** Stream sockets that have not authenticated yet, at most, per API process. */
+  streamUnauthenticatedMax: number;
   /**
    * Keys that seal secrets at rest (lib/secret-box.ts), the sealing one first: PI_SECRET_KEYS, or
    * the file PI_SECRET_KEYS_FILE names (default .stack/secret-keys, which scripts/stack writes).
@@ -142,8 +170,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryBaseMs: int('PI_WEBHOOK_RETRY_BASE_MS', 30_000, 10, 86_400_000),
     // Longer than the 5 s request timeout, so a live sender's claim never lapses mid-request.
     webhookLeaseMs: int('PI_WEBHOOK_LEASE_MS', 30_000, 6_000, 3_600_000),
+    webhookConcurrency: int('PI_WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookProjectConcurrency: int('PI_WEBHOOK_PROJECT_CONCURRENCY', 4, 1, 1024),
+    warehouseConcurrency: int('PI_WAREHOUSE_CONCURRENCY', 3, 1, 64),
+    warehouseTimeoutMs: int('PI_WAREHOUSE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
     workflowWaitMs: int('PI_WORKFLOW_WAIT_MS', 5000, 0, 30_000),
+    ingestDeadlineMs: int('PI_INGEST_DEADLINE_MS', 5000, 100, 10_000),
+    pgStatementTimeoutMs: int('PI_PG_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    pgAcquireTimeoutMs: int('PI_PG_ACQUIRE_TIMEOUT_MS', 5000, 100, 60_000),
+    pgIdleInTransactionMs: int('PI_PG_IDLE_IN_TRANSACTION_MS', 30_000, 100, 3_600_000),
+    exportConnections: int('PI_EXPORT_CONNECTIONS', 4, 1, 64),
+    exportIdleMs: int('PI_EXPORT_IDLE_MS', 30_000, 100, 3_600_000),
+    authFailuresPerMinute: int('PI_AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
+    streamUnauthenticatedMax: int('PI_STREAM_UNAUTHENTICATED_MAX', 200, 1, 100_000),
     secretKeys: secretKeys(env, problems),
     warehouseCaFile: env.WAREHOUSE_CA_FILE || undefined,
   };

@@ -6,9 +6,59 @@ export type PoolClient = pg.PoolClient;
 // int8 columns (offsets, counts) come back as strings by default; ours fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+/** Deadlines of a pool's connections (docs/reliability.md); unset = none. */
+export interface PoolLimits {
+  /** Postgres cancels a statement running longer (57014, answered 503 by the API). */
+  statementTimeoutMs?: number;
+  /** A caller waiting longer for a free connection (or a new one) gets an error instead. */
+  acquireTimeoutMs?: number;
+  /** Postgres ends a session idle inside a transaction this long, releasing its locks. */
+  idleInTransactionMs?: number;
 }
+
+export function createPool(connectionString: string, max = 10, limits: PoolLimits = {}): pg.Pool {
+  return new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    ...(limits.statementTimeoutMs !== undefined && { statement_timeout: limits.statementTimeoutMs }),
+    ...(limits.acquireTimeoutMs !== undefined && { connectionTimeoutMillis: limits.acquireTimeoutMs }),
+    ...(limits.idleInTransactionMs !== undefined && {
+      idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+    }),
+  });
+}
+
+const UNAVAILABLE_CODES = new Set([
+  '57014', // query_canceled: statement_timeout
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '25P03', // idle_in_transaction_session_timeout
+]);
+
+/**
+ * Whether `err` means Postgres is slow, busy or away rather than the request being wrong: a
+ * statement timeout, a server shutting down or refusing connections, a lost connection, or no
+ * free pooled connection within the acquisition timeout (pg-pool gives that one no code, only
+ * its message).
+ */
+export function isPostgresUnavailable(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.has(message);
+}
+
+// pg-pool's and pg's errors without a code: no free connection in time, a connection lost (also
+// by the server's own timeouts: the error then reaches the client's socket, not the next query).
+const UNAVAILABLE_MESSAGES = new Set([
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+  'Connection terminated unexpectedly',
+  'Client has encountered a connection error and is not queryable',
+]);
 
 export interface TransactionOptions {
   /**

@@ -1,4 +1,5 @@
-import { loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
+import type { PoolLimits } from './db.js';
 import { createLogger } from './log.js';
 import { type Services, connectServices, prepare } from './services.js';
 
@@ -9,12 +10,17 @@ export interface Stoppable {
 /**
  * Runs one role of the service (api, processors, workers) in this process until SIGINT or
  * SIGTERM: connects, prepares (migrations, topics, schemas; idempotent), starts, and on the
- * signal stops what it started and closes the connections before exiting.
+ * signal stops what it started and closes the connections before exiting. `limits` are the
+ * deadlines of the role's Postgres pool.
  */
-export async function runRole(role: string, start: (services: Services) => Promise<Stoppable[]>): Promise<void> {
+export async function runRole(
+  role: string,
+  start: (services: Services) => Promise<Stoppable[]>,
+  limits: (config: Config) => PoolLimits = () => ({}),
+): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, { service: role });
-  const services = connectServices(config, log);
+  const services = connectServices(config, log, 10, limits(config));
   await prepare(services);
   const running = await start(services);
   log.info({ role }, 'started');

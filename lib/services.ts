@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
 import type { Config } from './config.js';
-import { type Pool, createPool } from './db.js';
+import { type Pool, type PoolLimits, createPool } from './db.js';
 import { createKafka, ensureTopics } from './kafka/client.js';
 import type { Logger } from './log.js';
 import { runMigrations } from './migrate.js';
@@ -16,8 +16,8 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function connectServices(config: Config, log: Logger, poolSize = 10): Services {
-  const db = createPool(config.databaseUrl, poolSize);
+export function connectServices(config: Config, log: Logger, poolSize = 10, limits: PoolLimits = {}): Services {
+  const db = createPool(config.databaseUrl, poolSize, limits);
   // The error carries its client; log what matters, not the whole connection object.
   db.on('error', (err: Error & { code?: string }) =>
     log.error({ message: err.message, code: err.code }, 'idle postgres client failed'),

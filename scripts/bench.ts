@@ -6,6 +6,7 @@
  *   export      the raw-event export's speed and memory
  *   reads       DESIGN §8: every analytics GET's latency over 10M events of 100k users loaded through npm start
  *   raw-limits  Kafka's own producer/consumer perf tools and Postgres COPY on this machine
+ *   workers     one pass of each Postgres-driven worker over a stored history after a trickle
  */
 import { runCli, UsageError } from '../lib/cli.js';
 import { loadConfig } from '../lib/config.js';
@@ -15,6 +16,7 @@ import { liveBench } from './bench/live.js';
 import { partsBench } from './bench/parts.js';
 import { rawLimits } from './bench/raw-limits.js';
 import { readsBench } from './bench/reads.js';
+import { workersBench } from './bench/workers.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
 
 const whole = (name: string, value: string | undefined, fallback: number, min = 0): number => {
@@ -26,7 +28,7 @@ const whole = (name: string, value: string | undefined, fallback: number, min = 
 
 await runCli(
   {
-    usage: 'npm run bench -- live|reads|parts|export|raw-limits [options]',
+    usage: 'npm run bench -- live|reads|parts|export|raw-limits|workers [options]',
     summary: 'Benchmarks (never tests): see the header of scripts/bench.ts and docs/performance.md.',
     positionals: 'mode',
     options: {
@@ -47,9 +49,13 @@ await runCli(
         arg: 'n',
         help: 'parts: events to load (default 100000); export: rows; reads: 10000000',
       },
-      users: { type: 'string', arg: 'n', help: 'reads: users (default 100000)' },
+      users: { type: 'string', arg: 'n', help: 'reads: users (default 100000); workers: 2000' },
       requests: { type: 'string', arg: 'n', help: 'reads: requests per GET (default 200)' },
-      sessions: { type: 'string', arg: 'n', help: 'parts: sessions per simulated user (default 4)' },
+      sessions: { type: 'string', arg: 'n', help: 'parts: sessions per simulated user (default 4); workers: 10' },
+      trickle: { type: 'string', arg: 'n', help: 'workers: events posted before each round of passes (default 100)' },
+      rounds: { type: 'string', arg: 'n', help: 'workers: rounds of passes (default 3)' },
+      project: { type: 'string', arg: 'name', help: 'workers: project of the history (default bench-workers)' },
+      baseline: { type: 'string', arg: 'dir', help: "workers: also time another checkout's workers" },
       concurrency: { type: 'string', arg: 'n', help: 'parts: parallel ingest requests (default 4)' },
     },
   },
@@ -99,7 +105,19 @@ await runCli(
       report = await rawLimits(services, whole('raw-limits', values['raw-limits'], 1_000_000, 1), 'bench');
       await services.close();
       await stackDown(config, () => undefined, started);
-    } else throw new UsageError(`mode: expected live, reads, parts, export or raw-limits, got ${mode ?? 'nothing'}`);
+    } else if (mode === 'workers') {
+      report = await workersBench({
+        users: whole('users', values.users, 2000, 1),
+        sessions: whole('sessions', values.sessions, 10, 1),
+        trickle: whole('trickle', values.trickle, 100, 1),
+        rounds: whole('rounds', values.rounds, 3, 1),
+        project: values.project ?? 'bench-workers',
+        baseline: values.baseline,
+      });
+    } else
+      throw new UsageError(
+        `mode: expected live, reads, parts, export, raw-limits or workers, got ${mode ?? 'nothing'}`,
+      );
     console.log(JSON.stringify(report, null, 2));
   },
 );

@@ -12,7 +12,7 @@ import { runCli } from '../lib/cli.js';
 import { databaseName, loadConfig } from '../lib/config.js';
 import type { Pool } from '../lib/db.js';
 import { connectServices, prepare } from '../lib/services.js';
-import { createKey, ensureProject, resolveKey } from '../store/api-keys.js';
+import { type Scope, createKey, ensureProject, resolveKey } from '../store/api-keys.js';
 import { stackPath } from './local-stack/paths.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
 import { defaultOptions, sendSimulation } from './simulate.js';
@@ -20,13 +20,27 @@ import { Supervisor } from './start/supervisor.js';
 
 const DEMO_PROJECT = 'demo';
 
-async function demoKey(db: Pool, database: string): Promise<string> {
+/** Pages that may send the demo's tracker events: a local dev server on port 8080. */
+const DEMO_PAGE_ORIGINS = ['http://localhost:8080', 'http://127.0.0.1:8080'];
+
+const DEMO_KEYS = {
+  admin: { file: 'demo-admin-key', scopes: ['admin'], name: 'demo admin key (npm start)', origins: null },
+  browser: {
+    file: 'demo-browser-key',
+    scopes: ['events:write'],
+    name: 'demo browser key (npm start)',
+    origins: DEMO_PAGE_ORIGINS,
+  },
+} as const satisfies Record<string, { file: string; scopes: Scope[]; name: string; origins: string[] | null }>;
+
+async function demoKey(db: Pool, database: string, kind: keyof typeof DEMO_KEYS): Promise<string> {
   // The plaintext key is kept only in the git-ignored .stack folder, so restarts reuse it.
-  const file = stackPath(database === 'pi' ? 'demo-admin-key' : `demo-admin-key-${database}`);
+  const { file: name, scopes, name: label, origins } = DEMO_KEYS[kind];
+  const file = stackPath(database === 'pi' ? name : `${name}-${database}`);
   const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
   if (saved && (await resolveKey(db, saved))) return saved;
   const projectId = await ensureProject(db, DEMO_PROJECT);
-  const { key } = await createKey(db, projectId, ['admin'], 'demo admin key (npm start)');
+  const { key } = await createKey(db, projectId, [...scopes], label, origins && [...origins]);
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
 }
@@ -65,7 +79,8 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
   const started = await stackUp(config, (m) => log.info(m));
   const services = connectServices(config, log, 2);
   await prepare(services);
-  const key = await demoKey(services.db, databaseName(config.databaseUrl));
+  const key = await demoKey(services.db, databaseName(config.databaseUrl), 'admin');
+  const browserKey = await demoKey(services.db, databaseName(config.databaseUrl), 'browser');
 
   supervisor.start({ name: 'api', entry: 'api/main.ts', args: ['--processes', String(copies.api)] });
   for (let i = 1; i <= copies.processors; i++) {
@@ -100,6 +115,9 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
       `  console     ${owner.consoleUrl}`,
       `  sign in     ${owner.link}`,
       `              (one-time link for ${owner.email}, valid 24 h; npm run user:invite makes more)`,
+      '',
+      `  tracker     <script src="http://${config.host}:${config.port}/tracker.js" data-api-key="${browserKey}"></script>`,
+      `              (a browser key for pages served from ${DEMO_PAGE_ORIGINS.join(' or ')}; docs/clients.md)`,
       '',
       `  try: curl -s -X POST ${baseUrl}/events -H "Authorization: Bearer ${key}" \\`,
       `         -H 'Content-Type: application/json' -d '{"user_id":"u1","event":"page_view","properties":{"page":"/home"}}'`,

@@ -122,14 +122,14 @@ CREATE INDEX cohorts_project_created ON public.cohorts USING btree (project_id, 
 create table console_sessions (
   project_id uuid not null,
   token_hash bytea not null,
-  user_id text not null,
+  member_id text not null,
   via_link boolean not null default false,
   created_at timestamp with time zone not null default now(),
   expires_at timestamp with time zone not null,
   constraint console_sessions_pkey PRIMARY KEY (project_id, token_hash),
-  constraint console_sessions_project_id_user_id_fkey FOREIGN KEY (project_id, user_id) REFERENCES console_users(project_id, user_id) ON DELETE CASCADE
+  constraint console_sessions_project_id_member_id_fkey FOREIGN KEY (project_id, member_id) REFERENCES console_users(project_id, member_id) ON DELETE CASCADE
 );
-CREATE INDEX console_sessions_user ON public.console_sessions USING btree (project_id, user_id);
+CREATE INDEX console_sessions_user ON public.console_sessions USING btree (project_id, member_id);
 CREATE UNIQUE INDEX console_sessions_token ON public.console_sessions USING btree (token_hash);
 
 create table console_sign_in_attempts (
@@ -143,28 +143,28 @@ create table console_sign_in_attempts (
 create table console_tokens (
   project_id uuid not null,
   token_hash bytea not null,
-  user_id text not null,
+  member_id text not null,
   purpose text not null,
   created_at timestamp with time zone not null default now(),
   expires_at timestamp with time zone not null,
   used_at timestamp with time zone,
   constraint console_tokens_pkey PRIMARY KEY (project_id, token_hash),
-  constraint console_tokens_project_id_user_id_fkey FOREIGN KEY (project_id, user_id) REFERENCES console_users(project_id, user_id) ON DELETE CASCADE,
+  constraint console_tokens_project_id_member_id_fkey FOREIGN KEY (project_id, member_id) REFERENCES console_users(project_id, member_id) ON DELETE CASCADE,
   constraint console_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['sign_in'::text, 'stream'::text])))
 );
-CREATE INDEX console_tokens_user ON public.console_tokens USING btree (project_id, user_id);
+CREATE INDEX console_tokens_user ON public.console_tokens USING btree (project_id, member_id);
 CREATE UNIQUE INDEX console_tokens_token ON public.console_tokens USING btree (token_hash);
 
 create table console_users (
   project_id uuid not null,
-  user_id text not null,
+  member_id text not null,
   email text not null,
   role text not null,
   password_hash text,
   created_at timestamp with time zone not null default now(),
   updated_at timestamp with time zone not null default now(),
   constraint console_users_email_check CHECK (((email = lower(email)) AND ((length(email) >= 3) AND (length(email) <= 254)))),
-  constraint console_users_pkey PRIMARY KEY (project_id, user_id),
+  constraint console_users_pkey PRIMARY KEY (project_id, member_id),
   constraint console_users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
   constraint console_users_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'member'::text])))
 );

@@ -83,6 +83,33 @@ export async function resolveKey(db: pg.Pool, key: string): Promise<ResolvedKey 
   };
 }
 
+/** NOTIFY channel of key revocations (payload: {"key_id"}); the stream closes the key's sockets. */
+export const KEY_CHANGES_CHANNEL = 'pi_keys';
+
+/**
+ * Revokes a key of the project (idempotent: a second call keeps the first time) and announces it
+ * on KEY_CHANGES_CHANNEL at commit. The time of revocation, or undefined for no such key.
+ */
+export async function revokeKey(db: pg.Pool, projectId: string, keyId: string): Promise<Date | undefined> {
+  const { rows } = await db.query<{ revoked_at: Date }>(
+    `with revoked as (
+       update api_keys set revoked_at = coalesce(revoked_at, now())
+       where project_id = $1 and key_id = $2 returning revoked_at)
+     select revoked_at, pg_notify($3, json_build_object('key_id', $2::text)::text) from revoked`,
+    [projectId, keyId, KEY_CHANGES_CHANNEL],
+  );
+  return rows[0]?.revoked_at;
+}
+
+/** Of the given key ids, those still live (not revoked). */
+export async function liveKeys(db: pg.Pool, keyIds: string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ key_id: string }>(
+    'select key_id from api_keys where key_id = any($1) and revoked_at is null',
+    [keyIds],
+  );
+  return new Set(rows.map((r) => r.key_id));
+}
+
 export async function ensureProject(db: pg.Pool | pg.PoolClient, name: string): Promise<string> {
   const { rows } = await db.query<{ project_id: string }>(
     `insert into projects (name) values ($1)

@@ -10,11 +10,10 @@ import { shredUserKey } from './user-keys.js';
 import { userKey } from '../lib/kafka/topics.js';
 
 /**
- * Every table that holds rows of a user. A user's erasure deletes from all of them; a table
- * added by a later migration that keeps per-user rows must be listed here (the erasure test
- * checks every table with a user_id column against this list).
+ * Every table that holds a user's data; a table added by a later migration that keeps per-user
+ * rows must be listed here. An erasure deletes from all of them and counts what went.
  */
-export const USER_TABLES = [
+const USER_DATA_TABLES = [
   'raw_events',
   'user_metrics',
   'users',
@@ -35,10 +34,16 @@ export const USER_TABLES = [
   'behavioural_cohort_members',
   'workflow_attempts',
   'job_user_facts',
-  // Logs of changed users, last: deleting the rows above logs the user in them again.
-  'cohort_user_changes',
-  'job_user_changes',
 ] as const;
+
+/**
+ * Logs of changed users the workers read, emptied last (deleting the rows above logs the user in
+ * them again). Not counted as the user's rows: how many they hold depends on the workers' timing.
+ */
+const USER_CHANGE_LOGS = ['cohort_user_changes', 'job_user_changes'] as const;
+
+/** Every table with rows naming a user (the erasure test checks each user_id column is listed). */
+export const USER_TABLES = [...USER_DATA_TABLES, ...USER_CHANGE_LOGS] as const;
 
 /**
  * Deletes the user's rows everywhere, their dead letters and the key that seals their Kafka
@@ -52,7 +57,7 @@ export async function eraseUser(
   await lockUsers(client, [{ projectId, userId }]);
   // Counted first: subtracting the contributions below already empties some per-user rows.
   const { rows: counted } = await client.query<{ n: number }>(
-    `select ${USER_TABLES.map((t) => `(select count(*) from ${t} where project_id = $1 and user_id = $2)`).join(' + ')} as n`,
+    `select ${USER_DATA_TABLES.map((t) => `(select count(*) from ${t} where project_id = $1 and user_id = $2)`).join(' + ')} as n`,
     [projectId, userId],
   );
   // The user's share of the anonymous daily tables goes too, so they stay the sum over the

@@ -21,11 +21,11 @@ export const TOKEN_TTL_MS = { signIn: 24 * 3600_000, stream: 60_000 } as const;
 const PURPOSE = { signIn: 'sign_in', stream: 'stream' } as const;
 type OneTime = keyof typeof TOKEN_TTL_MS;
 
-const USER_COLUMNS = `project_id, user_id, email, role, password_hash is not null as has_password, created_at`;
+const USER_COLUMNS = `project_id, member_id, email, role, password_hash is not null as has_password, created_at`;
 
 interface UserRow {
   project_id: string;
-  user_id: string;
+  member_id: string;
   email: string;
   role: Role;
   has_password: boolean;
@@ -34,7 +34,7 @@ interface UserRow {
 
 const toUser = (r: UserRow): ConsoleUser => ({
   projectId: r.project_id,
-  userId: r.user_id,
+  userId: r.member_id,
   email: r.email,
   role: r.role,
   hasPassword: r.has_password,
@@ -56,7 +56,7 @@ export async function findUserByEmail(
 
 export async function listUsers(db: Db, projectId: string): Promise<ConsoleUser[]> {
   const { rows } = await db.query<UserRow>(
-    `select ${USER_COLUMNS} from console_users where project_id = $1 order by created_at, user_id`,
+    `select ${USER_COLUMNS} from console_users where project_id = $1 order by created_at, member_id`,
     [projectId],
   );
   return rows.map(toUser);
@@ -70,7 +70,7 @@ export async function ensureUser(db: Db, projectId: string, email: string, role:
   const address = normaliseEmail(email);
   const { rows } = await db.query<UserRow>(
     `with added as (
-       insert into console_users (project_id, user_id, email, role) values ($1, $2, $3, $4)
+       insert into console_users (project_id, member_id, email, role) values ($1, $2, $3, $4)
        on conflict (email) do nothing returning ${USER_COLUMNS})
      select * from added union all select ${USER_COLUMNS} from console_users where email = $3`,
     [projectId, newId('cu'), address, role],
@@ -100,11 +100,11 @@ export async function issueToken(
   const expiresAt = new Date(now + TOKEN_TTL_MS[purpose]);
   // Spent and expired tokens of this user go whenever a new one is made: the table stays small.
   await db.query(
-    `delete from console_tokens where project_id = $1 and user_id = $2 and (used_at is not null or expires_at < now())`,
+    `delete from console_tokens where project_id = $1 and member_id = $2 and (used_at is not null or expires_at < now())`,
     [user.projectId, user.userId],
   );
   await db.query(
-    `insert into console_tokens (project_id, token_hash, user_id, purpose, expires_at) values ($1, $2, $3, $4, $5)`,
+    `insert into console_tokens (project_id, token_hash, member_id, purpose, expires_at) values ($1, $2, $3, $4, $5)`,
     [user.projectId, hashToken(token), user.userId, PURPOSE[purpose], expiresAt],
   );
   return { token, expiresAt };
@@ -116,13 +116,13 @@ export async function consumeToken(
   token: string,
   purpose: OneTime,
 ): Promise<{ projectId: string; userId: string } | undefined> {
-  const { rows } = await db.query<{ project_id: string; user_id: string }>(
+  const { rows } = await db.query<{ project_id: string; member_id: string }>(
     `update console_tokens set used_at = now()
      where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()
-     returning project_id, user_id`,
+     returning project_id, member_id`,
     [hashToken(token), PURPOSE[purpose]],
   );
-  return rows[0] && { projectId: rows[0].project_id, userId: rows[0].user_id };
+  return rows[0] && { projectId: rows[0].project_id, userId: rows[0].member_id };
 }
 
 /**
@@ -147,7 +147,7 @@ export async function inviteUser(db: Db, projectId: string, email: string, role:
 export async function consoleOwnerLink(db: Db, projectId: string, baseUrl: string) {
   const { rows } = await db.query<{ email: string | null; name: string }>(
     `select (select email from console_users u where u.project_id = p.project_id and role = 'owner'
-             order by created_at, user_id limit 1) as email, name
+             order by created_at, member_id limit 1) as email, name
      from projects p where project_id = $1`,
     [projectId],
   );

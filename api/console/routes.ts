@@ -70,7 +70,11 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'Sign in to the admin console with email and password; sets the session cookie',
       body: 'console-sign-in.json',
-      success: { status: 200, description: '{ user, project, csrf_token, via_link, expires_at }' },
+      success: {
+        status: 200,
+        schema: 'ConsoleSession',
+        description: '{ user, project, csrf_token, via_link, expires_at }',
+      },
       errors: { 401: 'Wrong email or password', 403: 'Posted from another origin', 429: 'Too many attempts' },
       async handle(ctx, input) {
         sameOrigin(ctx);
@@ -86,7 +90,7 @@ export function consoleRoutes(db: Pool): Route[] {
         if (!user || !ok) throw unauthorized('The email or password is wrong.');
         await clearAttempts(db, email);
         if (needsRehash(user.passwordHash!)) {
-          await db.query('update console_users set password_hash = $3 where project_id = $1 and user_id = $2', [
+          await db.query('update console_users set password_hash = $3 where project_id = $1 and member_id = $2', [
             user.projectId,
             user.userId,
             await hashPassword(input.password),
@@ -102,7 +106,11 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'Sign in with a one-time link (the token after #token=); it can be used once, within 24 h',
       body: 'console-link-sign-in.json',
-      success: { status: 200, description: '{ user, project, csrf_token, via_link: true, expires_at }' },
+      success: {
+        status: 200,
+        schema: 'ConsoleSession',
+        description: '{ user, project, csrf_token, via_link: true, expires_at }',
+      },
       errors: { 401: 'The link is unknown, used or expired', 429: 'Too many attempts from this address' },
       async handle(ctx, input) {
         sameOrigin(ctx);
@@ -119,7 +127,11 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'The signed-in console user, their project and the CSRF token for changes',
       scope: 'admin',
-      success: { status: 200, description: '{ user, project, csrf_token, via_link, expires_at }' },
+      success: {
+        status: 200,
+        schema: 'ConsoleSession',
+        description: '{ user, project, csrf_token, via_link, expires_at }',
+      },
       // eslint-disable-next-line @typescript-eslint/require-await
       async handle(ctx) {
         ctx.body = presentSession(identity(ctx));
@@ -131,7 +143,7 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'End this console session',
       scope: 'admin',
-      success: { status: 200, description: '{ signed_out: true, sessions_ended }' },
+      success: { status: 200, schema: 'ConsoleSignedOut', description: '{ signed_out: true, sessions_ended }' },
       async handle(ctx) {
         const ended = await endSessions(db, identity(ctx), false);
         clearSessionCookie(ctx);
@@ -144,7 +156,7 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'End every session of the signed-in user, on every device',
       scope: 'admin',
-      success: { status: 200, description: '{ signed_out: true, sessions_ended }' },
+      success: { status: 200, schema: 'ConsoleSignedOut', description: '{ signed_out: true, sessions_ended }' },
       async handle(ctx) {
         const ended = await endSessions(db, identity(ctx), true);
         clearSessionCookie(ctx);
@@ -159,7 +171,11 @@ export function consoleRoutes(db: Pool): Route[] {
         "Set the signed-in user's password (the current one is needed unless the session came from a sign-in link); ends their other sessions",
       scope: 'admin',
       body: 'console-password.json',
-      success: { status: 200, description: '{ password_set: true, other_sessions_ended }' },
+      success: {
+        status: 200,
+        schema: 'ConsolePasswordSet',
+        description: '{ password_set: true, other_sessions_ended }',
+      },
       async handle(ctx, input) {
         const who = identity(ctx);
         const problem = passwordProblem(input.password);
@@ -175,13 +191,13 @@ export function consoleRoutes(db: Pool): Route[] {
         }
         const hash = await hashPassword(input.password);
         await db.query(
-          'update console_users set password_hash = $3, updated_at = now() where project_id = $1 and user_id = $2',
+          'update console_users set password_hash = $3, updated_at = now() where project_id = $1 and member_id = $2',
           [who.projectId, who.userId, hash],
         );
         // A new password shuts out whoever knew the old one: every other session ends, and this
         // one no longer counts as opened by a link.
         const { rowCount } = await db.query(
-          'delete from console_sessions where project_id = $1 and user_id = $2 and token_hash <> $3',
+          'delete from console_sessions where project_id = $1 and member_id = $2 and token_hash <> $3',
           [who.projectId, who.userId, who.tokenHash],
         );
         await db.query('update console_sessions set via_link = false where token_hash = $1', [who.tokenHash]);
@@ -194,7 +210,7 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'A one-use token, valid for a minute, for the stream auth message ({"type":"auth","api_key":token})',
       scope: 'admin',
-      success: { status: 201, description: '{ token, expires_at }' },
+      success: { status: 201, schema: 'ConsoleStreamToken', description: '{ token, expires_at }' },
       async handle(ctx) {
         const { token, expiresAt } = await issueToken(db, identity(ctx), 'stream');
         ctx.status = 201;
@@ -207,7 +223,11 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: "The project's console members",
       scope: 'admin',
-      success: { status: 200, description: '{ members: [{ id, email, role, has_password, created_at }] }' },
+      success: {
+        status: 200,
+        schema: 'ConsoleMembers',
+        description: '{ members: [{ id, email, role, has_password, created_at }] }',
+      },
       async handle(ctx) {
         ctx.body = { members: (await listUsers(db, ctx.state.auth.projectId)).map(presentMember) };
       },
@@ -219,7 +239,7 @@ export function consoleRoutes(db: Pool): Route[] {
       summary: 'Invite a person (owners only): they get a one-time sign-in link, valid for 24 h',
       scope: 'admin',
       body: 'console-member-invite.json',
-      success: { status: 201, description: '{ member, sign_in_link, expires_at }' },
+      success: { status: 201, schema: 'ConsoleInvitation', description: '{ member, sign_in_link, expires_at }' },
       errors: { 409: 'The address has an account in another project' },
       async handle(ctx, input) {
         const who = owner(ctx);
@@ -238,7 +258,7 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'A new one-time sign-in link for a member (owners only), e.g. for a forgotten password',
       scope: 'admin',
-      success: { status: 201, description: '{ sign_in_link, expires_at }' },
+      success: { status: 201, schema: 'ConsoleSignInLink', description: '{ sign_in_link, expires_at }' },
       errors: { 404: 'No such member' },
       async handle(ctx) {
         const who = owner(ctx);
@@ -255,7 +275,7 @@ export function consoleRoutes(db: Pool): Route[] {
       tag: TAG,
       summary: 'Remove a console member (owners only; not the last owner); their sessions end',
       scope: 'admin',
-      success: { status: 200, description: '{ id, deleted: true }' },
+      success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such member', 409: 'The last owner cannot be removed' },
       async handle(ctx) {
         const who = owner(ctx);
@@ -268,13 +288,13 @@ export function consoleRoutes(db: Pool): Route[] {
           ]);
           const { rows } = await client.query<{ role: Role; owners: number }>(
             `select role, (select count(*)::int from console_users where project_id = $1 and role = 'owner') as owners
-             from console_users where project_id = $1 and user_id = $2`,
+             from console_users where project_id = $1 and member_id = $2`,
             [who.projectId, id],
           );
           const member = rows[0];
           if (!member) return 'not_found';
           if (member.role === 'owner' && member.owners <= 1) return 'last_owner';
-          await client.query('delete from console_users where project_id = $1 and user_id = $2', [who.projectId, id]);
+          await client.query('delete from console_users where project_id = $1 and member_id = $2', [who.projectId, id]);
           return 'deleted';
         });
         if (outcome === 'not_found') throw notFound('console member');

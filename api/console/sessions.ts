@@ -53,12 +53,12 @@ export async function openSession(
   const previous = ctx.cookies.get(cookieName(ctx));
   if (previous) await db.query('delete from console_sessions where token_hash = $1', [hashToken(previous)]);
   // The user's expired sessions go whenever a new one opens: the table holds live ones and few others.
-  await db.query('delete from console_sessions where project_id = $1 and user_id = $2 and expires_at < now()', [
+  await db.query('delete from console_sessions where project_id = $1 and member_id = $2 and expires_at < now()', [
     user.projectId,
     user.userId,
   ]);
   await db.query(
-    `insert into console_sessions (project_id, token_hash, user_id, via_link, expires_at) values ($1, $2, $3, $4, $5)`,
+    `insert into console_sessions (project_id, token_hash, member_id, via_link, expires_at) values ($1, $2, $3, $4, $5)`,
     [user.projectId, hashToken(token), user.userId, viaLink, expiresAt],
   );
   ctx.cookies.set(cookieName(ctx), token, {
@@ -92,7 +92,7 @@ async function findSession(
   const { rows } = await db.query<{
     project_id: string;
     project_name: string;
-    user_id: string;
+    member_id: string;
     email: string;
     role: Role;
     has_password: boolean;
@@ -100,11 +100,11 @@ async function findSession(
     expires_at: Date;
     rate_limit: number;
   }>(
-    `select s.project_id, p.name as project_name, s.user_id, u.email, u.role, u.password_hash is not null as has_password,
+    `select s.project_id, p.name as project_name, s.member_id, u.email, u.role, u.password_hash is not null as has_password,
             s.via_link, s.expires_at,
             case p.rate_tier when 'standard' then $2::int when 'pro' then $3::int else p.rate_limit_per_hour end as rate_limit
      from console_sessions s
-     join console_users u on u.project_id = s.project_id and u.user_id = s.user_id
+     join console_users u on u.project_id = s.project_id and u.member_id = s.member_id
      join projects p on p.project_id = s.project_id
      where s.token_hash = $1 and s.expires_at > now()`,
     [tokenHash, TIER_LIMITS.standard, TIER_LIMITS.pro],
@@ -115,7 +115,7 @@ async function findSession(
     identity: {
       projectId: row.project_id,
       projectName: row.project_name,
-      userId: row.user_id,
+      userId: row.member_id,
       email: row.email,
       role: row.role,
       hasPassword: row.has_password,
@@ -168,7 +168,7 @@ export async function authenticateConsole(
 /** Ends sessions: this one, or every session of its user ("sign out everywhere"). */
 export async function endSessions(db: Pool, identity: ConsoleIdentity, everywhere: boolean): Promise<number> {
   const { rowCount } = everywhere
-    ? await db.query('delete from console_sessions where project_id = $1 and user_id = $2', [
+    ? await db.query('delete from console_sessions where project_id = $1 and member_id = $2', [
         identity.projectId,
         identity.userId,
       ])

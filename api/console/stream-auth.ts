@@ -11,7 +11,7 @@ import { tokenKind } from './tokens.js';
 export async function resolveStreamCredential(
   db: Pool,
   credential: string,
-): Promise<Pick<ResolvedKey, 'projectId' | 'scopes'> | undefined> {
+): Promise<(Pick<ResolvedKey, 'projectId' | 'scopes'> & { keyId?: string }) | undefined> {
   if (tokenKind(credential) !== 'stream') return resolveKey(db, credential);
   const owner = await consumeToken(db, credential, 'stream');
   return owner && { projectId: owner.projectId, scopes: ['admin'] };

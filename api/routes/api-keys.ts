@@ -1,4 +1,4 @@
-import { type Scope, createKey } from '../../store/api-keys.js';
+import { type Scope, createKey, revokeKey } from '../../store/api-keys.js';
 import type { Pool } from '../../lib/db.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
@@ -35,7 +35,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
       summary: "List the project's API keys (never the keys themselves)",
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ api_keys, total, page, per_page }' },
+      success: { status: 200, schema: 'ApiKeyList', description: '{ api_keys, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -60,7 +60,11 @@ export function apiKeyRoutes(db: Pool): Route[] {
       summary: 'Create an API key; the key is in this response only',
       scope: 'admin',
       body: 'api-key-create.json',
-      success: { status: 201, description: '{ id, key, name, scopes, created_at, revoked_at: null, allowed_origins }' },
+      success: {
+        status: 201,
+        schema: 'ApiKeyCreated',
+        description: '{ id, key, name, scopes, created_at, revoked_at: null, allowed_origins }',
+      },
       async handle(ctx, input) {
         const { projectId } = ctx.state.auth;
         const origins = allowedOriginsOf(input.allowed_origins, input.scopes);
@@ -78,18 +82,14 @@ export function apiKeyRoutes(db: Pool): Route[] {
       method: 'DELETE',
       path: '/api-keys/:key_id',
       tag: 'API keys',
-      summary: 'Revoke an API key (at once, for every API process)',
+      summary: "Revoke an API key (at once, for every API process; the key's open streams close within seconds)",
       scope: 'admin',
-      success: { status: 200, description: '{ id, revoked: true, revoked_at }' },
+      success: { status: 200, schema: 'ApiKeyRevoked', description: '{ id, revoked: true, revoked_at }' },
       errors: { 404: 'No such key in this project' },
       async handle(ctx) {
-        const { rows } = await db.query<{ revoked_at: Date }>(
-          `update api_keys set revoked_at = coalesce(revoked_at, now())
-           where project_id = $1 and key_id = $2 returning revoked_at`,
-          [ctx.state.auth.projectId, pathParam(ctx, 'key_id')],
-        );
-        if (!rows[0]) throw notFound('API key');
-        ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: rows[0].revoked_at.toISOString() };
+        const revokedAt = await revokeKey(db, ctx.state.auth.projectId, pathParam(ctx, 'key_id'));
+        if (!revokedAt) throw notFound('API key');
+        ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: revokedAt.toISOString() };
       },
     }),
   ];

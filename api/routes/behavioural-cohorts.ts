@@ -63,7 +63,11 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       tag: 'Analytics',
       summary: 'Behavioural cohorts: users clustered by behaviour, largest first',
       scope: 'analytics:read',
-      success: { status: 200, description: '{ cohorts, computed_at, users_clustered, users_excluded }' },
+      success: {
+        status: 200,
+        schema: 'BehaviouralCohortList',
+        description: '{ cohorts, computed_at, users_clustered, users_excluded }',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const [{ rows }, run] = await Promise.all([
@@ -88,6 +92,7 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       scope: 'analytics:read',
       success: {
         status: 200,
+        schema: 'BehaviouralCohortDetail',
         description: 'Cohort record with definition, traits, top_features and size_over_time',
       },
       errors: { 404: 'No such behavioural cohort in this project' },
@@ -138,7 +143,11 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       summary: "A behavioural cohort's members with the behaviour they were clustered on",
       scope: 'analytics:read',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ cohort_id, users, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'BehaviouralCohortUsers',
+        description: '{ cohort_id, users, total, page, per_page }',
+      },
       errors: { 404: 'No such behavioural cohort in this project' },
       async handle(ctx) {
         const paged = paging(ctx);

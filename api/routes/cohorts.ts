@@ -1,7 +1,8 @@
 import { type CohortCriteria, checkCohortCriteria, compileCohortCriteria } from '../../domain/cohorts/criteria.js';
-import type { Pool } from '../../lib/db.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
+import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { newId } from '../../lib/ids.js';
-import { fieldError, notFound } from '../errors.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
@@ -48,17 +49,36 @@ export function cohortRoutes(db: Pool): Route[] {
       summary: 'Define a custom cohort over user behaviour metrics',
       scope: 'admin',
       body: 'cohort-create.json',
-      success: { status: 201, description: '{ id, name, type: custom, criteria, size, created_at }' },
+      success: { status: 201, schema: 'Cohort', description: '{ id, name, type: custom, criteria, size, created_at }' },
+      errors: { 409: 'The project keeps the most custom cohorts it may (details.limit)' },
       async handle(ctx, input) {
         const problem = checkCohortCriteria(input.criteria);
         if (problem) throw fieldError(problem.field, problem.reason, problem.message);
         const { projectId } = ctx.state.auth;
-        const { rows } = await db.query<CohortRow>(
-          'insert into cohorts (project_id, cohort_id, name, criteria) values ($1, $2, $3, $4) returning *',
-          [projectId, newId('coh'), input.name, input.criteria],
-        );
+        const row = await inTransaction(db, async (client) => {
+          // Creations of one project take turns, so the count holds until the insert commits.
+          await client.query(`select pg_advisory_xact_lock(hashtextextended('pi-cohorts:' || $1, 0))`, [projectId]);
+          const { rows: kept } = await client.query<{ n: number }>(
+            `select count(*)::int as n from cohorts where project_id = $1 and type = 'custom'`,
+            [projectId],
+          );
+          const limit = PROJECT_LIMITS.customCohorts;
+          if (kept[0]!.n >= limit) {
+            throw new ApiError(
+              409,
+              'conflict',
+              `The project already keeps ${limit} custom cohorts; delete one before defining another.`,
+              { reason: 'limit_reached', limit },
+            );
+          }
+          const { rows } = await client.query<CohortRow>(
+            'insert into cohorts (project_id, cohort_id, name, criteria) values ($1, $2, $3, $4) returning *',
+            [projectId, newId('coh'), input.name, input.criteria],
+          );
+          return rows[0]!;
+        });
         ctx.status = 201;
-        ctx.body = presentCohort(rows[0]!, await size(db, projectId, input.criteria));
+        ctx.body = presentCohort(row, await size(db, projectId, input.criteria));
       },
     }),
     defineRoute({
@@ -68,7 +88,7 @@ export function cohortRoutes(db: Pool): Route[] {
       summary: 'List custom cohorts with their current size',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ cohorts, total, page, per_page }' },
+      success: { status: 200, schema: 'CohortList', description: '{ cohorts, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -96,7 +116,7 @@ export function cohortRoutes(db: Pool): Route[] {
       summary: "A cohort's members with their metrics",
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ cohort_id, users, total, page, per_page }' },
+      success: { status: 200, schema: 'CohortUsers', description: '{ cohort_id, users, total, page, per_page }' },
       errors: { 404: 'No such cohort in this project' },
       async handle(ctx) {
         const { page, perPage, offset } = paging(ctx);
@@ -119,6 +139,23 @@ export function cohortRoutes(db: Pool): Route[] {
           page,
           per_page: perPage,
         };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/cohorts/:cohort_id',
+      tag: 'Cohorts',
+      summary: 'Delete a custom cohort (its members go with it; changes already announced stay)',
+      scope: 'admin',
+      success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
+      errors: { 404: 'No such cohort in this project' },
+      async handle(ctx) {
+        const { rows } = await db.query<{ cohort_id: string }>(
+          `delete from cohorts where project_id = $1 and cohort_id = $2 and type = 'custom' returning cohort_id`,
+          [ctx.state.auth.projectId, pathParam(ctx, 'cohort_id')],
+        );
+        if (!rows[0]) throw notFound('cohort');
+        ctx.body = { id: rows[0].cohort_id, deleted: true };
       },
     }),
   ];

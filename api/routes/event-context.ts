@@ -26,7 +26,7 @@ export function eventContextRoutes(db: Pool): Route[] {
       summary: 'Outcomes of a named event split by UI context (data present versus empty state)',
       scope: 'analytics:read',
       query: DATE_RANGE_PARAMS,
-      success: { status: 200, description: 'Event context analysis' },
+      success: { status: 200, schema: 'EventContext', description: 'Event context analysis' },
       errors: { 404: 'The event was never recorded in this project' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;

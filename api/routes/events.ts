@@ -46,7 +46,11 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       summary: 'Record one event',
       scope: 'events:write',
       body: 'tracked-event.json',
-      success: { status: 202, description: '{ accepted: 1, message_ids } once the event is durably stored' },
+      success: {
+        status: 202,
+        schema: 'Accepted',
+        description: '{ accepted: 1, message_ids } once the event is durably stored',
+      },
       async handle(ctx, input) {
         ctx.body = await accept(ctx.state.auth.projectId, [input], () => '');
         ctx.status = 202;
@@ -59,7 +63,11 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       summary: 'Record up to 1,000 events, all or nothing',
       scope: 'events:write',
       body: 'event-batch.json',
-      success: { status: 202, description: '{ accepted, message_ids } once every event is durably stored' },
+      success: {
+        status: 202,
+        schema: 'Accepted',
+        description: '{ accepted, message_ids } once every event is durably stored',
+      },
       async handle(ctx, input) {
         ctx.body = await accept(ctx.state.auth.projectId, input.events, (i) => `events[${i}].`);
         ctx.status = 202;

@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { withoutAddresses } from '../../domain/addresses.js';
 import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import {
@@ -72,6 +74,45 @@ async function* continueWith<T>(
   }
 }
 
+export interface ExportLimits {
+  /** The streamed exports' own pool (api/server.ts). */
+  db: Pool;
+  /** A reader that takes nothing for this long is dropped (PI_EXPORT_IDLE_MS). */
+  idleMs: number;
+}
+
+/**
+ * The export as a response body that ends itself (and so frees its connection) when the reader
+ * takes nothing for `idleMs`: the body is only pulled as fast as the client reads, so a paused
+ * reader would otherwise hold a pooled connection for as long as it likes.
+ */
+function idleDropped(
+  chunks: AsyncGenerator<string, void, undefined>,
+  idleMs: number,
+  response: ServerResponse,
+): Readable {
+  let pulledAt = Date.now();
+  async function* pulled(): AsyncGenerator<string, void, undefined> {
+    for await (const chunk of chunks) {
+      yield chunk;
+      pulledAt = Date.now();
+    }
+  }
+  const body = Readable.from(pulled(), { objectMode: false });
+  const watch = setInterval(
+    () => {
+      if (Date.now() - pulledAt <= idleMs) return;
+      // The connection goes too: the reader sees a cut-off file, not one that looks complete.
+      response.destroy();
+      body.destroy();
+    },
+    Math.min(1000, idleMs / 2),
+  );
+  watch.unref();
+  body.once('close', () => clearInterval(watch));
+  return body;
+}
+
 // Rows per cursor read, and so per written chunk. Chunks stay well under V8's large-object size
 // (~128 kB): bigger strings go straight to the old generation and pile up until a full GC (1,000
 // rows, ~170 kB, made the API's RSS grow by 74 MB over a 1M-row export; 250 rows, 4 MB).
@@ -89,14 +130,14 @@ interface ExportRow {
   error: string | null;
 }
 
-// Never the credentials.
+// Never the credentials, nor our addresses or file paths in a failure's text.
 const presentExport = (row: ExportRow) => ({
   id: row.export_id,
   destination: row.destination,
   tables: row.tables,
   status: row.status,
   row_counts: row.row_counts,
-  error: row.error,
+  error: row.error === null ? null : withoutAddresses(row.error),
   created_at: row.created_at.toISOString(),
   started_at: row.started_at?.toISOString() ?? null,
   finished_at: row.finished_at?.toISOString() ?? null,
@@ -116,7 +157,7 @@ interface WarehouseInput {
   tables: string[];
 }
 
-export function exportRoutes(db: Pool, secrets: SecretBox): Route[] {
+export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox): Route[] {
   return [
     defineRoute({
       method: 'GET',
@@ -142,9 +183,13 @@ export function exportRoutes(db: Pool, secrets: SecretBox): Route[] {
       ],
       success: {
         status: 200,
+        schema: 'ExportedEvents',
         description: 'attachment: message_id, user_id, event, occurred_at, received_at, properties per row',
       },
-      produces: ['text/csv', NDJSON_TYPE],
+      produces: {
+        'text/csv': 'format=csv: a header row, then one row per event (properties as JSON text), CRLF line ends',
+        [NDJSON_TYPE]: 'format=ndjson: one ExportedEvent JSON object per line',
+      },
       errors: { 400: 'Invalid parameters' },
       async handle(ctx) {
         const format = chooseFormat(
@@ -174,12 +219,13 @@ export function exportRoutes(db: Pool, secrets: SecretBox): Route[] {
         if (types.some((t) => t.length > 255))
           throw fieldError('event_types', 'invalid_value', 'event names are at most 255 characters.');
 
-        const chunks = exportChunks(db, format, rawExportQuery(ctx.state.auth.projectId, range.range, types));
+        const query = rawExportQuery(ctx.state.auth.projectId, range.range, types);
+        const chunks = exportChunks(exports.db, format, query);
         // The first chunk is read before answering: a failure up to there is a normal error body.
         const first = await chunks.next();
         ctx.type = contentType(format);
         ctx.attachment(exportFileName(format, range.range));
-        ctx.body = Readable.from(continueWith(first.done ? '' : first.value, chunks), { objectMode: false });
+        ctx.body = idleDropped(continueWith(first.done ? '' : first.value, chunks), exports.idleMs, ctx.res);
       },
     }),
     defineRoute<WarehouseInput>({
@@ -191,6 +237,7 @@ export function exportRoutes(db: Pool, secrets: SecretBox): Route[] {
       body: 'warehouse-export.json',
       success: {
         status: 202,
+        schema: 'WarehouseExport',
         description:
           '{ id, destination, tables, status: queued, row_counts, error, created_at, started_at, finished_at }',
       },
@@ -232,6 +279,7 @@ export function exportRoutes(db: Pool, secrets: SecretBox): Route[] {
       scope: 'analytics:read',
       success: {
         status: 200,
+        schema: 'WarehouseExport',
         description:
           '{ id, destination, tables, status (queued|running|succeeded|failed), row_counts per table, error, created_at, started_at, finished_at }',
       },

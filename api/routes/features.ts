@@ -29,7 +29,7 @@ export function featureRoutes(db: Pool): Route[] {
           schema: { type: 'boolean', default: true },
         },
       ],
-      success: { status: 200, description: '{ features, date_range }' },
+      success: { status: 200, schema: 'FeatureList', description: '{ features, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
@@ -90,7 +90,7 @@ export function featureRoutes(db: Pool): Route[] {
           schema: { type: 'string' },
         },
       ],
-      success: { status: 200, description: 'Feature detail' },
+      success: { status: 200, schema: 'FeatureDetail', description: 'Feature detail' },
       errors: { 404: 'The feature was never seen in this project' },
       async handle(ctx) {
         ctx.body = await featureDetail(db, ctx);

@@ -71,7 +71,7 @@ export function frictionRoutes(db: Pool): Route[] {
         },
         ...DATE_RANGE_PARAMS,
       ],
-      success: { status: 200, description: '{ friction_points, date_range }' },
+      success: { status: 200, schema: 'FrictionList', description: '{ friction_points, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
@@ -139,7 +139,7 @@ export function frictionRoutes(db: Pool): Route[] {
           schema: { type: 'string', pattern: WORKFLOW_ID.source },
         },
       ],
-      success: { status: 200, description: '{ trends }' },
+      success: { status: 200, schema: 'FrictionTrends', description: '{ trends }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const { by, goal, workflowId } = trendParams(ctx);

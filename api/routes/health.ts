@@ -13,7 +13,12 @@ export function healthRoutes(monitor: HealthMonitor): Route[] {
       path: '/health',
       tag: 'Service',
       summary: 'ok, or degraded when Postgres, Kafka or the schema registry failed the last probe (no key needed)',
-      success: { status: 200, description: '{ status: ok }; 503 with { status: degraded }' },
+      success: {
+        status: 200,
+        schema: 'Health',
+        description: '{ status: ok }',
+        also: { 503: '{ status: degraded }' },
+      },
       async handle(ctx) {
         const ok = healthy((await monitor.checks()).checks);
         ctx.status = ok ? 200 : 503;
@@ -29,6 +34,7 @@ export function healthRoutes(monitor: HealthMonitor): Route[] {
       scope: 'admin',
       success: {
         status: 200,
+        schema: 'HealthDetails',
         description: '{ status, checked_at, checks: { postgres, kafka, registry }, event_loop }',
       },
       async handle(ctx) {

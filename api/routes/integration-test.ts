@@ -15,7 +15,11 @@ export function integrationTestRoutes(db: Pool): Route[] {
       tag: 'Integrations',
       summary: 'Queue a signed test delivery (event "test") to the connected integration endpoint',
       scope: 'admin',
-      success: { status: 202, description: '{ delivery_id, event: "test", status: "pending" }' },
+      success: {
+        status: 202,
+        schema: 'IntegrationTest',
+        description: '{ delivery_id, event: "test", status: "pending" }',
+      },
       errors: { 404: 'No endpoint connected' },
       async handle(ctx) {
         const { rows } = await db.query<{ delivery_id: string }>(

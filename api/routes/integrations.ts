@@ -35,7 +35,9 @@ export function integrationRoutes(db: Pool, targets: TargetPolicy, secrets: Secr
       body: 'integration-webhook.json',
       success: {
         status: 200,
-        description: '{ url, events, created_at, updated_at, secret? } (201 and the secret when first connected)',
+        schema: 'Integration',
+        description: '{ url, events, created_at, updated_at, secret? }',
+        also: { 201: 'first connected: with the secret' },
       },
       async handle(ctx, input) {
         const url = checkWebhookUrl(input.url, targets);
@@ -65,7 +67,7 @@ export function integrationRoutes(db: Pool, targets: TargetPolicy, secrets: Secr
       tag: 'Integrations',
       summary: 'The outbound integration endpoint (without its secret)',
       scope: 'admin',
-      success: { status: 200, description: '{ url, events, created_at, updated_at }' },
+      success: { status: 200, schema: 'Integration', description: '{ url, events, created_at, updated_at }' },
       errors: { 404: 'No endpoint connected' },
       async handle(ctx) {
         const { rows } = await db.query<IntegrationRow>('select * from integration_webhooks where project_id = $1', [
@@ -81,7 +83,7 @@ export function integrationRoutes(db: Pool, targets: TargetPolicy, secrets: Secr
       tag: 'Integrations',
       summary: 'Disconnect the outbound integration endpoint (pending deliveries to it are given up)',
       scope: 'admin',
-      success: { status: 200, description: '{ deleted: true }' },
+      success: { status: 200, schema: 'Disconnected', description: '{ deleted: true }' },
       errors: { 404: 'No endpoint connected' },
       async handle(ctx) {
         const { rowCount } = await db.query('delete from integration_webhooks where project_id = $1', [

@@ -27,6 +27,7 @@ export function jobAnalyticsRoutes(db: Pool): Route[] {
       scope: 'analytics:read',
       success: {
         status: 200,
+        schema: 'JobAnalytics',
         description: '{ job_id, name, metrics, paths_to_success: [{ path, frequency, avg_time }], drop_off_points }',
       },
       errors: { 404: 'No such job in this project' },

@@ -118,7 +118,7 @@ export function jobRoutes(db: Pool): Route[] {
         ...PAGING_PARAMS,
         { name: 'status', description: 'only jobs in this state', schema: { enum: [...JOB_STATES] } },
       ],
-      success: { status: 200, description: '{ jobs, total, page, per_page }' },
+      success: { status: 200, schema: 'JobList', description: '{ jobs, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const status = stringParam(ctx, 'status', JOB_STATES) ?? null;
@@ -153,7 +153,7 @@ export function jobRoutes(db: Pool): Route[] {
       tag: 'Jobs',
       summary: 'Get a job',
       scope: 'admin',
-      success: { status: 200, description: 'the full job' },
+      success: { status: 200, schema: 'Job', description: 'the full job' },
       errors: { 404: 'No such job in this project' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
@@ -168,7 +168,7 @@ export function jobRoutes(db: Pool): Route[] {
       summary: 'Create a job (status draft)',
       scope: 'admin',
       body: 'job-create.json',
-      success: { status: 201, description: '{ id, name, status, created_at }' },
+      success: { status: 201, schema: 'JobCreated', description: '{ id, name, status, created_at }' },
       async handle(ctx, input) {
         checkAudience(input.target_audience);
         const { rows } = await db.query<JobRow>(
@@ -198,7 +198,7 @@ export function jobRoutes(db: Pool): Route[] {
       summary: 'Update any subset of a job; status moves along the job state machine',
       scope: 'admin',
       body: 'job-update.json',
-      success: { status: 200, description: 'the full job after the update' },
+      success: { status: 200, schema: 'Job', description: 'the full job after the update' },
       errors: {
         404: 'No such job in this project',
         409: 'Illegal status move (details.from, details.to, details.allowed)',
@@ -246,7 +246,7 @@ export function jobRoutes(db: Pool): Route[] {
       tag: 'Jobs',
       summary: 'Delete a job',
       scope: 'admin',
-      success: { status: 200, description: '{ id, deleted: true }' },
+      success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such job in this project' },
       async handle(ctx) {
         const params = [ctx.state.auth.projectId, pathParam(ctx, 'job_id')];

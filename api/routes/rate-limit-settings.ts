@@ -1,26 +1,7 @@
-import { RATE_TIERS, getRateSettings } from '../../store/projects.js';
+import { getRateSettings } from '../../store/projects.js';
 import type { Pool } from '../../lib/db.js';
 import { windowOf } from '../rate-limit.js';
 import { type Route, defineRoute } from '../route.js';
-
-const SCHEMA = {
-  type: 'object',
-  required: ['tier', 'limit_per_hour', 'window'],
-  properties: {
-    tier: { enum: [...RATE_TIERS] },
-    limit_per_hour: { type: 'integer', minimum: 1 },
-    window: {
-      type: 'object',
-      required: ['start', 'reset', 'used', 'remaining'],
-      properties: {
-        start: { type: 'string', format: 'date-time', description: 'start of the current clock-hour window' },
-        reset: { type: 'integer', description: 'end of the window, Unix epoch seconds (X-RateLimit-Reset)' },
-        used: { type: 'integer', description: 'requests counted in the window, this one included' },
-        remaining: { type: 'integer', description: 'X-RateLimit-Remaining' },
-      },
-    },
-  },
-};
 
 /**
  * The project's rate tier, read-only: the tier is an operator's decision (`npm run project:set`),
@@ -34,7 +15,11 @@ export function rateLimitSettingsRoutes(db: Pool): Route[] {
       tag: 'Settings',
       summary: "The project's rate tier, its requests per hour and the current window's use (set by operators)",
       scope: 'admin',
-      success: { status: 200, description: '{ tier, limit_per_hour, window }', schema: SCHEMA },
+      success: {
+        status: 200,
+        schema: 'RateLimitSettings',
+        description: '{ tier, limit_per_hour, window }',
+      },
       async handle(ctx) {
         const settings = await getRateSettings(db, ctx.state.auth.projectId);
         const { start, used } = ctx.state.rateWindow;

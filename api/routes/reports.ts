@@ -1,9 +1,11 @@
-import { type Pool, inTransaction } from '../../lib/db.js';
+import { withoutAddresses } from '../../domain/addresses.js';
+import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
+import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { newId } from '../../lib/ids.js';
 import { jobSender } from '../../store/reports/queue.js';
 import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
 import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
-import { notFound, unavailable } from '../errors.js';
+import { ApiError, notFound, unavailable } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
@@ -60,11 +62,39 @@ const presentRun = (run: RunRow) => ({
   attempts: run.attempts,
   recipients: run.recipients,
   sent_at: run.sent_at?.toISOString() ?? null,
-  error: run.error,
+  // Mail failures name our SMTP server ("connect ECONNREFUSED 10.0.3.7:25"): not for tenants.
+  error: run.error === null ? null : withoutAddresses(run.error),
   created_at: run.created_at.toISOString(),
 });
 
 const REPORT = `report_id, name, type, schedule, format, recipients, created_at`;
+
+/**
+ * Manual runs mail every recipient at once: a project may start PROJECT_LIMITS.manualReportRunsPerHour
+ * of them in any hour (sliding). Runs of one project are counted in turns, so two requests cannot
+ * both take the last one.
+ */
+async function throttleManualRuns(client: PoolClient, projectId: string): Promise<void> {
+  const limit = PROJECT_LIMITS.manualReportRunsPerHour;
+  await client.query(`select pg_advisory_xact_lock(hashtextextended('pi-manual-runs:' || $1, 0))`, [projectId]);
+  const { rows } = await client.query<{ n: number; free_in_s: number | null }>(
+    `select count(*)::int as n,
+            ceil(extract(epoch from min(created_at) + interval '1 hour' - now()))::int as free_in_s
+     from (select created_at from report_runs
+           where project_id = $1 and trigger = 'manual' and created_at > now() - interval '1 hour'
+           order by created_at desc limit $2) recent`,
+    [projectId, limit],
+  );
+  if (rows[0]!.n < limit) return;
+  const retryAfter = Math.max(1, rows[0]!.free_in_s ?? 1);
+  throw new ApiError(
+    429,
+    'rate_limited',
+    `The project started ${limit} manual report runs in the last hour; retry after ${retryAfter} s.`,
+    { limit, retry_after: retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
 
 export function reportRoutes(db: Pool): Route[] {
   const sender = jobSender(db);
@@ -86,6 +116,7 @@ export function reportRoutes(db: Pool): Route[] {
       body: 'report-create.json',
       success: {
         status: 201,
+        schema: 'Report',
         description: '{ id, name, type, schedule, format, recipients, next_run_at, created_at }',
       },
       async handle(ctx, input) {
@@ -115,7 +146,7 @@ export function reportRoutes(db: Pool): Route[] {
       summary: 'List scheduled reports, newest first',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ reports, total, page, per_page }' },
+      success: { status: 200, schema: 'ReportList', description: '{ reports, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { rows, total } = await pageOf<ReportRow>(
@@ -141,6 +172,7 @@ export function reportRoutes(db: Pool): Route[] {
       scope: 'admin',
       success: {
         status: 200,
+        schema: 'ReportDetail',
         description: '{ id, …, next_run_at, runs: [{ id, trigger, status, period, sent_at, error, … }] }',
       },
       errors: { 404: 'No such report in this project' },
@@ -163,7 +195,7 @@ export function reportRoutes(db: Pool): Route[] {
       tag: 'Reports',
       summary: 'Unschedule a report (its run history goes with it)',
       scope: 'admin',
-      success: { status: 200, description: '{ id, deleted: true }' },
+      success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such report in this project' },
       async handle(ctx) {
         const { rows } = await db.query<{ report_id: string }>(
@@ -180,8 +212,12 @@ export function reportRoutes(db: Pool): Route[] {
       tag: 'Reports',
       summary: 'Send a report now (covering its usual period); the run shows in GET /analytics/reports/{id}',
       scope: 'admin',
-      success: { status: 202, description: '{ run_id, report_id, status: queued, period }' },
-      errors: { 404: 'No such report in this project', 503: 'The reports worker has never run here' },
+      success: { status: 202, schema: 'ReportRunQueued', description: '{ run_id, report_id, status: queued, period }' },
+      errors: {
+        404: 'No such report in this project',
+        429: 'The project started its most manual runs for this hour (Retry-After)',
+        503: 'The reports worker has never run here',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const reportId = pathParam(ctx, 'report_id');
@@ -193,6 +229,7 @@ export function reportRoutes(db: Pool): Route[] {
             );
             const report = rows[0];
             if (!report) throw notFound('report');
+            await throttleManualRuns(client, projectId);
             const period = periodBefore(report.schedule, new Date());
             const runId = newId('run');
             await client.query(

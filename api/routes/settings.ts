@@ -24,7 +24,7 @@ export function settingsRoutes(db: Pool): Route[] {
       tag: 'Settings',
       summary: "The project's analytics overrides and the thresholds and weights in force",
       scope: 'admin',
-      success: { status: 200, description: '{ overrides, effective }' },
+      success: { status: 200, schema: 'AnalyticsSettings', description: '{ overrides, effective }' },
       async handle(ctx) {
         ctx.body = present(await overridesOf(db, ctx.state.auth.projectId));
       },
@@ -36,7 +36,7 @@ export function settingsRoutes(db: Pool): Route[] {
       summary: "Replace the project's analytics overrides (applies to events processed from now on)",
       scope: 'admin',
       body: 'analytics-settings.json',
-      success: { status: 200, description: '{ overrides, effective }' },
+      success: { status: 200, schema: 'AnalyticsSettings', description: '{ overrides, effective }' },
       async handle(ctx, overrides) {
         const { projectId } = ctx.state.auth;
         await inTransaction(db, async (client) => {
@@ -62,7 +62,7 @@ export function settingsRoutes(db: Pool): Route[] {
       tag: 'Settings',
       summary: 'How long the project keeps raw events, deliveries, report runs, alerts and export files',
       scope: 'admin',
-      success: { status: 200, description: '{ overrides, effective } (whole days)' },
+      success: { status: 200, schema: 'RetentionSettings', description: '{ overrides, effective } (whole days)' },
       async handle(ctx) {
         ctx.body = presentRetention(await retentionOf(db, ctx.state.auth.projectId));
       },
@@ -74,7 +74,7 @@ export function settingsRoutes(db: Pool): Route[] {
       summary: "Replace the project's retention overrides (the retention worker applies them within the hour)",
       scope: 'admin',
       body: 'retention-settings.json',
-      success: { status: 200, description: '{ overrides, effective } (whole days)' },
+      success: { status: 200, schema: 'RetentionSettings', description: '{ overrides, effective } (whole days)' },
       async handle(ctx, overrides) {
         await db.query(
           `update projects set settings = jsonb_set(settings, '{retention}', $2::jsonb) where project_id = $1`,

@@ -4,7 +4,8 @@ import { userKey } from '../../lib/kafka/topics.js';
 import { keepingAnswerTables, segmentProperties } from '../../store/answer-tables.js';
 import { eraseUser } from '../../store/user-data.js';
 import { lockUsers } from '../../store/locks.js';
-import { notFound } from '../errors.js';
+import { PROJECT_LIMITS } from '../../domain/limits.js';
+import { ApiError, notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
 import type { UserSealing } from '../sealing.js';
 import { sealValue } from '../../domain/sealed-user.js';
@@ -61,6 +62,17 @@ async function mergeUser(
     : await merge();
   const row = rows[0];
   if (!row) return undefined;
+  // Checked on the merged result, inside the transaction: a refused merge changes nothing. The
+  // answer does not say how large the stored properties are (a write key may not read them).
+  const limit = PROJECT_LIMITS.userPropertiesBytes;
+  if (Buffer.byteLength(JSON.stringify(row.properties)) > limit) {
+    throw new ApiError(
+      409,
+      'conflict',
+      `The user's properties would exceed the ${limit} bytes (as JSON) a user may keep; remove some first (a null value removes a key).`,
+      { field: 'properties', reason: 'limit_reached', limit_bytes: limit },
+    );
+  }
   const { ref, key } = (await sealing.keysFor(projectId, [userId], client)).get(userId)!;
   await publisher.publish('users', [
     {
@@ -88,16 +100,20 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
       body: 'user-identify.json',
       success: {
         status: 200,
+        schema: 'IdentifiedUser',
         description:
-          'the user ({ user_id, properties, created_at, updated_at }; a browser key gets { user_id } only); 201 when created',
+          'the user ({ user_id, properties, created_at, updated_at }) to an admin key; { user_id } only to any other key',
+        also: { 201: 'the user was created' },
       },
+      errors: { 409: "The merged properties would exceed a user's limit (details.limit_bytes)" },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
           mergeUser(client, publisher, sealing, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
         ))!;
         ctx.status = row.created ? 201 : 200;
-        // A browser key is public in its pages: it may write, never read a user's properties back.
-        ctx.body = ctx.state.auth.allowedOrigins ? { user_id: row.user_id } : presentUser(row);
+        // A write key (a browser's, a mobile app's) is as good as public: it may write, never read a
+        // user's stored properties back. Reading them is an admin's (GET /users/{user_id}).
+        ctx.body = ctx.state.auth.scopes.includes('admin') ? presentUser(row) : { user_id: row.user_id };
       },
     }),
     defineRoute({
@@ -106,7 +122,7 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
       tag: 'Users',
       summary: "Get a user's properties",
       scope: 'admin',
-      success: { status: 200, description: '{ user_id, properties, created_at, updated_at }' },
+      success: { status: 200, schema: 'User', description: '{ user_id, properties, created_at, updated_at }' },
       errors: { 404: 'No such user in this project' },
       async handle(ctx) {
         const { rows } = await db.query<UserRow>(
@@ -124,8 +140,11 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
       summary: "Merge properties into a known user's",
       scope: 'admin',
       body: 'user-update.json',
-      success: { status: 200, description: 'the user after the merge' },
-      errors: { 404: 'No such user in this project' },
+      success: { status: 200, schema: 'User', description: 'the user after the merge' },
+      errors: {
+        404: 'No such user in this project',
+        409: "The merged properties would exceed a user's limit (details.limit_bytes)",
+      },
       async handle(ctx, input) {
         const row = await inTransaction(db, (client) =>
           mergeUser(
@@ -149,7 +168,7 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
       summary:
         "Erase every row of a user (privacy request) and the key that seals their Kafka messages; the user's past events never come back",
       scope: 'admin',
-      success: { status: 200, description: '{ user_id, deleted: true, rows_deleted }' },
+      success: { status: 200, schema: 'UserDeleted', description: '{ user_id, deleted: true, rows_deleted }' },
       async handle(ctx) {
         // Always recorded, even when no row exists yet: events still in flight are refused too.
         const { projectId } = ctx.state.auth;

@@ -75,7 +75,11 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       summary: 'Subscribe an HTTPS endpoint to service events; the signing secret is shown once',
       scope: 'admin',
       body: 'webhook-create.json',
-      success: { status: 201, description: '{ id, url, events, secret (whsec_…, Standard Webhooks), created_at }' },
+      success: {
+        status: 201,
+        schema: 'WebhookCreated',
+        description: '{ id, url, events, secret (whsec_…, Standard Webhooks), created_at }',
+      },
       async handle(ctx, input) {
         const url = checkWebhookUrl(input.url, targets);
         const secret = newWebhookSecret();
@@ -95,7 +99,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       summary: 'List webhook subscriptions (without secrets)',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, description: '{ webhooks, total, page, per_page }' },
+      success: { status: 200, schema: 'WebhookList', description: '{ webhooks, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -119,7 +123,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       tag: 'Webhooks',
       summary: 'Remove a webhook subscription',
       scope: 'admin',
-      success: { status: 200, description: '{ id, deleted: true }' },
+      success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such subscription in this project' },
       async handle(ctx) {
         const { rowCount } = await db.query(
@@ -142,7 +146,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
         { name: 'webhook_id', description: 'only this subscription', schema: { type: 'string' } },
         { name: 'target', description: 'subscription or integration', schema: { enum: DELIVERY_TARGETS } },
       ],
-      success: { status: 200, description: '{ deliveries, total, page, per_page }' },
+      success: { status: 200, schema: 'DeliveryList', description: '{ deliveries, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const status = stringParam(ctx, 'status', DELIVERY_STATUSES);
@@ -172,6 +176,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       scope: 'admin',
       success: {
         status: 200,
+        schema: 'DeliveryDetail',
         description: '{ id, …, payload, attempt_log: [{ attempt, url, started_at, duration_ms, status, error }] }',
       },
       errors: { 404: 'No such delivery in this project' },
@@ -209,7 +214,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       tag: 'Webhooks',
       summary: 'Send a delivery again, with the same webhook-id and a fresh round of retries',
       scope: 'admin',
-      success: { status: 202, description: 'the delivery, pending again' },
+      success: { status: 202, schema: 'Delivery', description: 'the delivery, pending again' },
       errors: { 404: 'No such delivery in this project', 409: 'The delivery is already pending' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;

@@ -68,9 +68,15 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           schema: { type: 'number', minimum: 0 },
         },
       ],
-      success: { status: 200, description: '{ workflows }' },
+      success: {
+        status: 200,
+        schema: 'WorkflowList',
+        description: '{ workflows }',
+        also: {
+          202: '{ workflows: [], status: "computing" } with Retry-After: a goal asked for the first time is being mined',
+        },
+      },
       errors: {
-        202: '{ workflows: [], status: "computing" } with Retry-After: a goal asked for the first time is being mined',
         409: 'The project keeps analytics.workflows.maxRequestedGoals requested goals already',
       },
       async handle(ctx) {
@@ -116,7 +122,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
       tag: 'Analytics',
       summary: 'Optimal versus actual steps of a workflow, and the friction met at each step',
       scope: 'analytics:read',
-      success: { status: 200, description: 'Workflow efficiency' },
+      success: { status: 200, schema: 'WorkflowEfficiency', description: 'Workflow efficiency' },
       errors: { 404: 'No such workflow' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
@@ -154,7 +160,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
       tag: 'Settings',
       summary: "The project's declared goal events",
       scope: 'admin',
-      success: { status: 200, description: '{ goals }' },
+      success: { status: 200, schema: 'Goals', description: '{ goals }' },
       async handle(ctx) {
         ctx.body = { goals: await declaredGoals(db, ctx.state.auth.projectId) };
       },
@@ -166,7 +172,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
       summary: "Replace the project's declared goal events (their workflows are mined within a poll interval)",
       scope: 'admin',
       body: 'goal-settings.json',
-      success: { status: 200, description: '{ goals }' },
+      success: { status: 200, schema: 'Goals', description: '{ goals }' },
       async handle(ctx, input) {
         await db.query(
           `update projects set settings = jsonb_set(settings, '{goals}', $2::jsonb) where project_id = $1`,

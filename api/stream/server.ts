@@ -1,5 +1,8 @@
 import type http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
+import { KEY_CHANGES_CHANNEL, liveKeys } from '../../store/api-keys.js';
+import { type AuthThrottle, clientAddress } from '../auth-throttle.js';
+import { ApiError } from '../errors.js';
 import type { Pool } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
 import { listen, wakeLoop } from '../../lib/notify.js';
@@ -21,13 +24,20 @@ export interface StreamOptions {
   /** A client whose unsent data exceeds this is too slow: it is dropped, not buffered for. */
   maxBufferedBytes?: number;
   maxConnectionsPerProject?: number;
+  /** Sockets not yet authenticated, at most, in this process: beyond, upgrades answer 503. */
+  maxUnauthenticated?: number;
+  /** The API's failed-authentication counts: an address over its budget gets 429 to its upgrade. */
+  throttle: AuthThrottle;
   /** How far back the catch-up looks for rows a missed NOTIFY did not announce. */
   lookbackMs?: number;
 }
 
 interface Client {
   socket: WebSocket;
+  address: string;
   projectId?: string;
+  /** The API key it authenticated with (none for a console stream token). */
+  keyId?: string;
   channels: Set<Channel>;
   alive: boolean;
 }
@@ -52,6 +62,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
   const maxConnections = options.maxConnectionsPerProject ?? 100;
   const lookbackMs = options.lookbackMs ?? 120_000;
+  const maxUnauthenticated = options.maxUnauthenticated ?? 200;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const clients = new Set<Client>();
 
@@ -60,7 +71,23 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    const address = clientAddress(req);
+    try {
+      options.throttle.check(address);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${err.headers['Retry-After']}\r\nConnection: close\r\n\r\n`,
+      );
+      return;
+    }
+    // Each socket waiting for its auth message costs memory and a timer: a flood of them is
+    // refused before the handshake, and those accepted are closed by the auth timeout.
+    if ([...clients].filter((c) => !c.projectId).length >= maxUnauthenticated) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, address));
   });
 
   const send = (client: Client, message: unknown) => {
@@ -74,8 +101,8 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     client.socket.send(JSON.stringify(message));
   };
 
-  function accept(socket: WebSocket) {
-    const client: Client = { socket, channels: new Set(), alive: true };
+  function accept(socket: WebSocket, address: string) {
+    const client: Client = { socket, address, channels: new Set(), alive: true };
     clients.add(client);
     const authTimer = setTimeout(() => {
       send(client, streamError('auth_timeout', `The first message must be auth, within ${authTimeoutMs / 1000} s.`));
@@ -98,6 +125,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     const message = parseClientMessage(raw);
     if (!client.projectId) {
       if (message.type !== 'auth') {
+        options.throttle.failed(client.address);
         send(client, streamError('unauthorized', 'The first message must be {"type":"auth","api_key":"…"}.'));
         client.socket.close(CLOSE.policy, 'unauthorized');
         return;
@@ -107,6 +135,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
         log.error({ err }, 'stream key lookup failed');
         return undefined;
       });
+      if (!key) options.throttle.failed(client.address);
       if (!key || !(key.scopes.includes('analytics:read') || key.scopes.includes('admin'))) {
         send(client, streamError('unauthorized', 'Invalid API key, or a key without analytics:read.'));
         client.socket.close(CLOSE.policy, 'unauthorized');
@@ -119,6 +148,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
         return;
       }
       client.projectId = key.projectId;
+      client.keyId = key.keyId;
       send(client, { type: 'auth_ok' });
       return;
     }
@@ -177,13 +207,32 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     }
   }
 
+  /** Closes the sockets of revoked keys: woken by each revocation, and by the timer for a missed one. */
+  async function dropRevoked(): Promise<void> {
+    const keyIds = [...new Set([...clients].flatMap((c) => (c.keyId ? [c.keyId] : [])))];
+    if (keyIds.length === 0) return;
+    const live = await liveKeys(options.db, keyIds);
+    for (const client of clients) {
+      if (!client.keyId || live.has(client.keyId)) continue;
+      send(client, streamError('unauthorized', 'The API key has been revoked.'));
+      client.socket.close(CLOSE.policy, 'key revoked');
+      setTimeout(() => client.socket.terminate(), 1000).unref();
+    }
+  }
+
   const loop = wakeLoop(catchUp, log);
+  const keyCheck = wakeLoop(dropRevoked, log);
   const listener = listen({
     databaseUrl: options.databaseUrl,
-    channels: ['pi_stream'],
+    channels: ['pi_stream', KEY_CHANGES_CHANNEL],
     pollMs: options.pollMs,
     log,
-    onWake: () => loop.wake(),
+    onNotification: (channel) => (channel === KEY_CHANGES_CHANNEL ? keyCheck : loop).wake(),
+    onWake: (reason) => {
+      if (reason === 'notification') return;
+      loop.wake();
+      keyCheck.wake();
+    },
   });
 
   const pinger = setInterval(() => {
@@ -203,6 +252,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       clearInterval(pinger);
       await listener.close();
       await loop.stop();
+      await keyCheck.stop();
       for (const client of clients) client.socket.close(CLOSE.goingAway, 'server shutting down');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       for (const client of clients) client.socket.terminate();

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { CSV_DIALECT } from '../csv.js';
 import type { DateRange } from '../date-range.js';
 import { DAY_MS } from '../time.js';
 
@@ -82,9 +83,7 @@ const jsonObject = (row: RawExportRow) =>
   `"event":${JSON.stringify(row.event)},"occurred_at":"${row.occurred_at.toISOString()}",` +
   `"received_at":"${row.received_at.toISOString()}","properties":${row.properties}}`;
 
-// Lines end with CRLF (RFC 4180); a field holding a lone CR or LF is quoted too (csv-stringify
-// otherwise quotes only fields that contain the record delimiter itself).
-const CSV_OPTIONS = { columns: [...RAW_EXPORT_COLUMNS], record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
+const CSV_OPTIONS = { ...CSV_DIALECT, columns: [...RAW_EXPORT_COLUMNS] } as const;
 
 /** The text an export file starts with (CSV header, JSON "["), written before any row. */
 export function exportStart(format: ExportFormat): string {

@@ -1,4 +1,4 @@
-import { Kafka, Partitioners, logLevel, type Admin, type Producer, type LogEntry } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type ISocketFactory, type Producer, type LogEntry } from 'kafkajs';
 import type { Config, KafkaLogLevel } from '../config.js';
 import type { Logger } from '../log.js';
 import { TOPICS, type TopicKey, topicName } from './topics.js';
@@ -21,9 +21,19 @@ const fromName: Record<KafkaLogLevel, logLevel> = {
   debug: logLevel.DEBUG,
 };
 
-export function createKafka(config: Config, log: Logger, clientId = config.kafkaClientId): Kafka {
+/**
+ * `socketFactory` replaces how connections to brokers are opened; tests route them through a
+ * proxy of their own to make the broker fall silent for one client without touching the broker.
+ */
+export function createKafka(
+  config: Config,
+  log: Logger,
+  clientId = config.kafkaClientId,
+  socketFactory?: ISocketFactory,
+): Kafka {
   return new Kafka({
     clientId,
+    ...(socketFactory && { socketFactory }),
     brokers: config.kafkaBrokers,
     logLevel: fromName[config.kafkaLogLevel],
     logCreator:

@@ -8,7 +8,7 @@
 
 create table console_users (
   project_id uuid not null references projects (project_id) on delete cascade,
-  user_id text not null,
+  member_id text not null,
   -- stored lower-cased; compared as stored
   email text not null check (email = lower(email) and length(email) between 3 and 254),
   -- owners also manage the project's console members; both act as admin on /v1
@@ -17,7 +17,7 @@ create table console_users (
   password_hash text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  primary key (project_id, user_id)
+  primary key (project_id, member_id)
 );
 create unique index console_users_email on console_users (email);
 
@@ -25,32 +25,32 @@ create unique index console_users_email on console_users (email);
 create table console_sessions (
   project_id uuid not null,
   token_hash bytea not null,
-  user_id text not null,
+  member_id text not null,
   -- opened by a one-time link: may set a password without giving the current one
   via_link boolean not null default false,
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   primary key (project_id, token_hash),
-  foreign key (project_id, user_id) references console_users (project_id, user_id) on delete cascade
+  foreign key (project_id, member_id) references console_users (project_id, member_id) on delete cascade
 );
 create unique index console_sessions_token on console_sessions (token_hash);
-create index console_sessions_user on console_sessions (project_id, user_id);
+create index console_sessions_user on console_sessions (project_id, member_id);
 
 -- One-time tokens, stored hashed: sign-in links (hours) and stream tokens (a minute, for the
 -- WebSocket's auth message, which cannot carry the cookie's CSRF protection).
 create table console_tokens (
   project_id uuid not null,
   token_hash bytea not null,
-  user_id text not null,
+  member_id text not null,
   purpose text not null check (purpose in ('sign_in', 'stream')),
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   used_at timestamptz,
   primary key (project_id, token_hash),
-  foreign key (project_id, user_id) references console_users (project_id, user_id) on delete cascade
+  foreign key (project_id, member_id) references console_users (project_id, member_id) on delete cascade
 );
 create unique index console_tokens_token on console_tokens (token_hash);
-create index console_tokens_user on console_tokens (project_id, user_id);
+create index console_tokens_user on console_tokens (project_id, member_id);
 
 -- Sign-in attempts per fixed window, per email and per client address ("email:…", "address:…"),
 -- shared by every API process. Not tenant data: an attempt may name no existing account.

@@ -253,7 +253,7 @@ describe('warehouse export', () => {
     );
   });
 
-  it('fails with the reason when the Postgres host cannot be reached, without leaking the password', async () => {
+  it('fails with the reason when the Postgres host cannot be reached, without leaking the password or addresses', async () => {
     const failed = await exportNow({
       destination: 'postgres',
       credentials: { ...pgCredentials, account: '127.0.0.1:1', password: 'hunter2-secret' },
@@ -262,6 +262,7 @@ describe('warehouse export', () => {
     assert.equal(failed.status, 'failed');
     assert.match(failed.error!, /ECONNREFUSED/);
     assert.ok(!JSON.stringify(failed).includes('hunter2'));
+    assert.doesNotMatch(failed.error!, /127\.0\.0\.1/, 'the failure names no address');
   });
 
   it('refuses a private or loopback Postgres host that the operator did not allow-list (SSRF)', async () => {

@@ -88,6 +88,8 @@ export type Responder = (request: { path: string; n: number; body: string }) => 
 export async function startReceiver(respond: Responder = () => ({ status: 204 })) {
   const { key, cert } = testPki();
   const received: Received[] = [];
+  // Answers still waiting for their delay: a closed receiver gives them up.
+  const answering = new Set<NodeJS.Timeout>();
   const server = https.createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -97,9 +99,11 @@ export async function startReceiver(respond: Responder = () => ({ status: 204 })
       const n = received.filter((r) => r.path === path).length + 1;
       const answer = respond({ path, n, body });
       received.push({ path, headers: req.headers, body, at: Date.now(), status: answer.status });
-      setTimeout(() => {
+      const timer = setTimeout(() => {
+        answering.delete(timer);
         if (!res.destroyed) res.writeHead(answer.status).end();
       }, answer.delayMs ?? 0);
+      answering.add(timer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +113,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 204 })
     received,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of answering) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

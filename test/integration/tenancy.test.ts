@@ -48,6 +48,7 @@ describe('tenancy: two projects over every endpoint', () => {
       ['PATCH', `/jobs/${ids.job}`, { name: 'stolen' }],
       ['DELETE', `/jobs/${ids.job}`],
       ['GET', `/cohorts/${ids.cohort}/users`],
+      ['DELETE', `/cohorts/${ids.cohort}`],
       ['DELETE', `/webhooks/${ids.webhook}`],
       ['DELETE', `/api-keys/${ids.key}`],
       ['GET', `/analytics/export/warehouse/${ids.export}`],

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import { type RunningApi, startApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
-import type { Services } from '../../lib/services.js';
 import { type RunningSender, startWebhookSender } from '../../workers/webhooks/sender.js';
 import {
   call,
@@ -17,24 +15,7 @@ import {
   waitFor,
 } from './helpers.js';
 import { type Responder, startReceiver as openReceiver, testPki, verifyStandardWebhook } from './https-receiver.js';
-
-const RETRY_BASE_MS = 300;
-
-/** The sender as an operator would configure it for these tests: the test CA trusted, loopback allowed. */
-function senderServices(allow = ['localhost', '127.0.0.1']): Services {
-  const s = services();
-  return {
-    ...s,
-    config: {
-      ...s.config,
-      webhookCaFile: testPki().caFile,
-      webhookAllowHosts: allow,
-      webhookRetryBaseMs: RETRY_BASE_MS,
-      webhookLeaseMs: 6000,
-      pollIntervalMs: 500,
-    },
-  };
-}
+import { RETRY_BASE_MS, completeJob, senderServices } from './webhook-fixtures.js';
 
 interface Delivery {
   id: string;
@@ -97,16 +78,7 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     return reply.body;
   }
 
-  /** A job completion written as the pipeline writes it; the trigger queues the deliveries. */
-  async function complete(userId: string) {
-    const jobId = `job_${crypto.randomBytes(4).toString('hex')}`;
-    await services().db.query(
-      `insert into job_completions (project_id, job_id, user_id, completion_id, completed_at, message_id)
-       values ($1, $2, $3, $4, '2026-11-20T10:00:00Z', 'm1')`,
-      [projectId, jobId, userId, `jc_${crypto.randomBytes(6).toString('hex')}`],
-    );
-    return jobId;
-  }
+  const complete = (userId: string) => completeJob(projectId, userId);
 
   async function deliveryOf(
     path: string,

@@ -92,6 +92,27 @@ describe('raw-event export (pure parts)', () => {
     assert.match(line, /,"c\rd",/);
   });
 
+  it('neutralises cells a spreadsheet would run as formulas, and they read back with a leading quote', () => {
+    const starts = ['=', '+', '-', '@', '\t', '\r', '\uFF1D'];
+    const rows = starts.map((c, i) =>
+      row(i, { note: `${c}1+1` }, { message_id: `${c}cmd|' /C calc'!A0`, user_id: `${c}u`, event: `${c}SUM(A1)` }),
+    );
+    const records = parse<Record<string, string>>(file('csv', [rows]), { columns: true });
+    assert.deepEqual(
+      records.map((r) => [r.message_id, r.user_id, r.event]),
+      rows.map((r) => [`'${r.message_id}`, `'${r.user_id}`, `'${r.event}`]),
+    );
+    // The properties cell is a JSON object: it starts with { and stays parseable as it was.
+    assert.deepEqual(
+      records.map((r) => JSON.parse(r.properties!) as unknown),
+      starts.map((c) => ({ note: `${c}1+1` })),
+    );
+    const plain = parse<Record<string, string>>(file('csv', [[row(9, {}, { user_id: 'u=1', event: 'a-b' })]]), {
+      columns: true,
+    });
+    assert.deepEqual([plain[0]!.user_id, plain[0]!.event], ['u=1', 'a-b'], 'only a leading character counts');
+  });
+
   it('takes format from the parameter, else NDJSON from Accept, else nothing', () => {
     assert.equal(chooseFormat('csv', 'application/x-ndjson'), 'csv');
     assert.equal(chooseFormat(undefined, 'application/x-ndjson'), 'ndjson');

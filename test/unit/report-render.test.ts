@@ -133,6 +133,17 @@ describe('report rendering', () => {
       assert.ok(csv.includes(`"'=HYPERLINK(""http://evil"")"`));
     });
 
+    it('neutralises every formula start in text cells but leaves negative numbers as numbers', () => {
+      const names = ['+1+1', '-2+3', '@SUM(A1)', '\tx', '\rx', '=1'];
+      const csv = renderCsv({
+        ...features,
+        features: names.map((n) => feature(n, { discovery_gap_score: -0.25 })),
+      });
+      const rows = parse<Record<string, string>>(csv, { columns: true });
+      assert.deepEqual(rows.map((r) => r.name).sort(), names.map((n) => `'${n}`).sort());
+      assert.ok(rows.every((r) => r.discovery_gap_score === '-0.25'));
+    });
+
     it('lists friction points highest index first with their actions', () => {
       const rows = parse<Record<string, string>>(renderCsv(friction), { columns: true });
       assert.deepEqual(

@@ -1,4 +1,5 @@
 import type { CohortCriteria } from '../../domain/cohorts/criteria.js';
+import { type CohortDue, PROJECT_LIMITS, cohortsThisPass } from '../../domain/limits.js';
 import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { COHORT_MEMBERSHIP_PASS, evaluateCohort, takeChangedUsers } from '../../store/cohort-membership.js';
@@ -20,10 +21,15 @@ const TIME_RELATIVE = ['last_seen_days'];
  * and over all of the project's users for a cohort never evaluated, whose criteria changed, or whose
  * criteria depend on time and whose last such evaluation is TIME_RELATIVE_PASS_MS old. Differences
  * are recorded as cohort_changes rows (published as cohort.changed); a cohort's first pass adds all
- * its members. One transaction per project, under its pass lock (another worker skips the project).
+ * its members. At most `fullPerPass` evaluations over all users per project and pass (cohortsThisPass):
+ * a project with many new cohorts is worked through over several passes. One transaction per
+ * project, under its pass lock (another worker skips the project).
  * Returns how many change rows were recorded.
  */
-export async function refreshCohortMembership(services: Services): Promise<number> {
+export async function refreshCohortMembership(
+  services: Services,
+  fullPerPass: number = PROJECT_LIMITS.fullCohortEvaluationsPerPass,
+): Promise<number> {
   const { db } = services;
   const { rows: projects } = await db.query<{ project_id: string }>(
     `select project_id from cohort_user_changes
@@ -38,8 +44,8 @@ export async function refreshCohortMembership(services: Services): Promise<numbe
     changes +=
       (await projectPass(db, COHORT_MEMBERSHIP_PASS, project_id, { wait: false }, async (client) => {
         const changed = await takeChangedUsers(client, project_id);
-        const { rows: cohorts } = await client.query<{ cohort_id: string; criteria: CohortCriteria; full: boolean }>(
-          `select c.cohort_id, c.criteria,
+        const { rows } = await client.query<CohortDue & { criteria: CohortCriteria }>(
+          `select c.cohort_id, c.criteria, e.evaluated_at,
                   e.cohort_id is null or e.criteria <> c.criteria
                     or (c.criteria ?| $2 and e.evaluated_at <= now() - $3::float8 * interval '1 millisecond') as full
            from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
@@ -47,7 +53,7 @@ export async function refreshCohortMembership(services: Services): Promise<numbe
           [project_id, TIME_RELATIVE, TIME_RELATIVE_PASS_MS],
         );
         let recorded = 0;
-        for (const c of cohorts) {
+        for (const c of cohortsThisPass(rows, fullPerPass)) {
           if (!c.full && changed.length === 0) continue;
           recorded += await evaluateCohort(client, project_id, c.cohort_id, c.criteria, c.full ? 'all' : changed);
         }

@@ -1,11 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
+import { CSV_DIALECT } from '../../domain/csv.js';
 import { round } from '../../domain/metrics.js';
 import type { ReportContent } from './data.js';
 import { morePaths, pathText, rankFeatures, rankFriction, topWorkflows } from './present.js';
 
-// RFC 4180 lines (CRLF); fields with a lone CR or LF are quoted too. Names come from tracked
-// events, so a leading = + - @ is neutralised for spreadsheets (csv-stringify's escape_formulas).
-const OPTIONS = { header: true, record_delimiter: 'windows', quoted_match: /[\r\n]/, escape_formulas: true } as const;
+const OPTIONS = { ...CSV_DIALECT, header: true } as const;
 
 /**
  * Each goal's listed workflows, then one row for the paths not listed (no workflow_id; only

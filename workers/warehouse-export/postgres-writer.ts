@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { resolveTarget } from '../../lib/targets.js';
 import { DEFAULT_SCHEMA, parseAccount } from '../../domain/exports/credentials.js';
 import { type WarehouseTable, columnType, destinationColumns, createTableSql, quoteIdent } from './tables.js';
 import type { WarehouseWriter, WriterTarget } from './writer.js';
-
-const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Transposes rows into one array per column, for `insert … select * from unnest(…)`. */
 export const toColumnArrays = (rows: unknown[][], width: number): unknown[][] =>
@@ -29,7 +28,7 @@ function tlsOptions(credentials: WriterTarget['credentials'], host: string, caFi
 }
 
 export async function openPostgresWriter(
-  { projectId, exportId, credentials, targets }: WriterTarget,
+  { projectId, exportId, credentials, targets, timeoutMs }: WriterTarget,
   caFile: string | undefined,
 ): Promise<WarehouseWriter> {
   const account = parseAccount(credentials.account ?? '');
@@ -42,13 +41,15 @@ export async function openPostgresWriter(
     user: credentials.user,
     password: credentials.password,
     ssl: tlsOptions(credentials, account.host, caFile),
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A destination that accepts the connection and then stays silent fails the export after
+    // this, instead of holding a worker slot for ever.
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
     application_name: 'pi-warehouse-export',
   });
   // A connection lost mid-export surfaces as the failed query; this only keeps it from crashing the process.
   client.on('error', () => undefined);
   await client.connect();
-  let committed = false;
   try {
     await client.query('begin');
     // Two exports of one project into one database would trip over each other's rows: one at a time.
@@ -77,11 +78,16 @@ export async function openPostgresWriter(
     },
     async commit() {
       await client.query('commit');
-      committed = true;
     },
+    // Without a commit, hanging up is the rollback: the server aborts the transaction. end()
+    // destroys the socket when a timed-out statement is still outstanding, and is itself bounded.
     async close() {
-      if (!committed) await client.query('rollback').catch(() => undefined);
-      await client.end().catch(() => undefined);
+      const giveUp = new AbortController();
+      await Promise.race([
+        client.end().catch(() => undefined),
+        sleep(timeoutMs, undefined, { signal: giveUp.signal }).catch(() => undefined),
+      ]);
+      giveUp.abort();
     },
   };
 }

@@ -1,9 +1,9 @@
-import type { PoolClient } from '../../lib/db.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type PoolClient, inTransaction } from '../../lib/db.js';
 import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
 import { queryBatches } from '../../lib/db-cursor.js';
 import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
 import { type Cell, openWriter } from './writer.js';
-import { periodicWorker } from '../../lib/notify.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
 import { SEALED, SecretBox } from '../../lib/secret-box.js';
@@ -29,22 +29,35 @@ export function publicError(err: unknown, credentials: WarehouseCredentials): st
   return message;
 }
 
-/** Claims the oldest queued (or abandoned) export; SKIP LOCKED lets any number of workers share the queue. */
+// Claims of every worker take turns, so the "nothing of this project running" they check holds until commit.
+const CLAIM_LOCK = 'pi-warehouse-export-claim';
+
+/**
+ * Claims the oldest queued (or abandoned) export of a project that has no export running: one
+ * export per project at a time, so a project with a silent destination or a long queue holds one
+ * slot and the other projects' exports run beside it.
+ */
 async function claim(services: Services): Promise<ClaimedExport | undefined> {
-  const { rows } = await services.db.query<ClaimedExport>(
-    `update warehouse_exports w
-     set status = 'running', started_at = now(), heartbeat_at = now(), finished_at = null, error = null,
-         row_counts = '{}'::jsonb
-     where (w.project_id, w.export_id) = (
-       select project_id, export_id from warehouse_exports
-       where status = 'queued' or (status = 'running' and heartbeat_at < now() - $1::interval)
-       order by created_at
-       limit 1
-       for update skip locked)
-     returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
-    [STALE_AFTER],
-  );
-  return rows[0];
+  return inTransaction(services.db, async (client) => {
+    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [CLAIM_LOCK]);
+    const { rows } = await client.query<ClaimedExport>(
+      `update warehouse_exports w
+       set status = 'running', started_at = now(), heartbeat_at = now(), finished_at = null, error = null,
+           row_counts = '{}'::jsonb
+       where (w.project_id, w.export_id) = (
+         select project_id, export_id from warehouse_exports q
+         where (status = 'queued' or (status = 'running' and heartbeat_at < now() - $1::interval))
+           and not exists (select 1 from warehouse_exports r
+                           where r.project_id = q.project_id and r.status = 'running'
+                             and r.heartbeat_at >= now() - $1::interval)
+         order by created_at
+         limit 1
+         for update skip locked)
+       returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
+      [STALE_AFTER],
+    );
+    return rows[0];
+  });
 }
 
 async function copyTables(services: Services, job: ClaimedExport, source: PoolClient): Promise<Record<string, number>> {
@@ -55,6 +68,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
       exportId: job.export_id,
       credentials: job.credentials,
       targets: targetPolicy(services.config.warehouseAllowHosts),
+      timeoutMs: services.config.warehouseTimeoutMs,
     },
     services.config,
   );
@@ -144,8 +158,8 @@ async function copySnapshot(services: Services, job: ClaimedExport): Promise<Rec
   }
 }
 
-/** Runs queued exports until none is left (or `keepGoing` says stop); returns how many ran. */
-export async function runWarehouseExportPass(services: Services, keepGoing = () => true): Promise<number> {
+/** Claims and runs exports one after another until none is left (or `keepGoing` says stop); how many ran. */
+async function runUntilEmpty(services: Services, keepGoing: () => boolean): Promise<number> {
   let ran = 0;
   for (let job = keepGoing() && (await claim(services)); job; job = keepGoing() && (await claim(services))) {
     await runExport(services, job);
@@ -154,19 +168,41 @@ export async function runWarehouseExportPass(services: Services, keepGoing = () 
   return ran;
 }
 
-/** Picks up queued exports every config.pollIntervalMs until stopped. */
-export async function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
-  let stopped = false;
-  // A stop also ends a pass between two exports, rather than after every queued one.
-  const worker = await periodicWorker(
-    () => runWarehouseExportPass(services, () => !stopped),
-    services.config.pollIntervalMs,
-    services.log.child({ component: 'warehouse-export' }),
+/**
+ * Runs queued exports until none is left (or `keepGoing` says stop), config.warehouseConcurrency at
+ * a time, each runner claiming the next as soon as its export ends; returns how many ran.
+ */
+export async function runWarehouseExportPass(services: Services, keepGoing = () => true): Promise<number> {
+  const runs = await Promise.all(
+    Array.from({ length: services.config.warehouseConcurrency }, () => runUntilEmpty(services, keepGoing)),
   );
-  return {
+  return runs.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * config.warehouseConcurrency runners, each picking up queued exports and looking again every
+ * config.pollIntervalMs, until stopped. Runners, not passes: a long or silent export holds its own
+ * runner only, and the others pick up what is queued meanwhile. A stop ends each runner after its
+ * current export.
+ */
+export function startWarehouseExportWorker(services: Services): Promise<{ stop(): Promise<void> }> {
+  let stopped = false;
+  const stopping = new AbortController();
+  const log = services.log.child({ component: 'warehouse-export' });
+  const runner = async () => {
+    while (!stopped) {
+      await runUntilEmpty(services, () => !stopped).catch((err: unknown) =>
+        log.error({ err }, 'warehouse export runner failed; it looks again after the poll interval'),
+      );
+      await sleep(services.config.pollIntervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+    }
+  };
+  const runners = Array.from({ length: services.config.warehouseConcurrency }, runner);
+  return Promise.resolve({
     async stop() {
       stopped = true;
-      await worker.stop();
+      stopping.abort();
+      await Promise.all(runners);
     },
-  };
+  });
 }

@@ -26,6 +26,8 @@ export interface WriterTarget {
   credentials: WarehouseCredentials;
   /** where a Postgres destination may be (SSRF guard, WAREHOUSE_ALLOW_HOSTS) */
   targets: TargetPolicy;
+  /** Longest wait for a remote destination: connecting, any one statement, hanging up. */
+  timeoutMs: number;
 }
 
 export function openWriter(

@@ -1,69 +1,16 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import got from 'got';
-import type { Pool } from '../../lib/db.js';
-import { inTransaction } from '../../lib/db.js';
 import { listen, wakeLoop } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { type AttemptOutcome, type NextStep, nextStep } from '../../domain/webhooks/retry.js';
+import { type Claimed, claimDeliveries, recordAttempt, renewLeases } from './outbox.js';
 import { webhookHeaders } from '../../domain/webhooks/signing.js';
 import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/targets.js';
 import { SEALED, SecretBox } from '../../lib/secret-box.js';
 
 /** The spec's slow-endpoint threshold: an answer later than this counts as a failed attempt. */
 export const REQUEST_TIMEOUT_MS = 5_000;
-const BATCH = 16;
-
-interface Claimed {
-  project_id: string;
-  delivery_id: string;
-  payload: unknown;
-  attempts: number;
-  round_start: number;
-  url: string | null;
-  secret: string | null;
-}
-
-/**
- * Claims due deliveries for this sender: FOR UPDATE SKIP LOCKED lets several senders share the
- * outbox, and the lease (locked_until) hands a delivery to another sender if this one dies.
- * The attempt is logged before the request, so a death mid-request still leaves a trace.
- */
-async function claim(db: Pool, leaseMs: number): Promise<Claimed[]> {
-  return inTransaction(db, async (client) => {
-    const { rows } = await client.query<Claimed>(
-      `with due as (
-         select project_id, delivery_id from webhook_deliveries
-         where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-         order by next_attempt_at limit $1 for update skip locked)
-       update webhook_deliveries d set attempts = d.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
-       from due where d.project_id = due.project_id and d.delivery_id = due.delivery_id
-       returning d.project_id, d.delivery_id, d.payload, d.attempts, d.round_start,
-         case d.target
-           when 'subscription' then (select s.url from webhook_subscriptions s
-                                     where s.project_id = d.project_id and s.webhook_id = d.webhook_id)
-           else (select i.url from integration_webhooks i where i.project_id = d.project_id) end as url,
-         case d.target
-           when 'subscription' then (select s.secret from webhook_subscriptions s
-                                     where s.project_id = d.project_id and s.webhook_id = d.webhook_id)
-           else (select i.secret from integration_webhooks i where i.project_id = d.project_id) end as secret`,
-      [BATCH, leaseMs],
-    );
-    if (rows.length > 0) {
-      await client.query(
-        `insert into webhook_attempts (project_id, delivery_id, attempt, url)
-         select * from unnest($1::uuid[], $2::text[], $3::int[], $4::text[])`,
-        [
-          rows.map((r) => r.project_id),
-          rows.map((r) => r.delivery_id),
-          rows.map((r) => r.attempts),
-          rows.map((r) => r.url ?? '(target removed)'),
-        ],
-      );
-    }
-    return rows;
-  });
-}
 
 export interface RunningSender {
   /** Sends every delivery due now; resolves with how many attempts it made. */
@@ -128,57 +75,71 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
     const status = 'status' in outcome ? outcome.status : null;
     const error =
       'error' in outcome ? outcome.error.slice(0, 1000) : status !== null && status >= 300 ? `HTTP ${status}` : null;
-    await inTransaction(db, async (client) => {
-      await client.query(
-        `update webhook_attempts set duration_ms = $4, status = $5, error = $6, retry_in_ms = $7
-         where project_id = $1 and delivery_id = $2 and attempt = $3`,
-        [
-          d.project_id,
-          d.delivery_id,
-          d.attempts,
-          Date.now() - started,
-          status,
-          error,
-          step.kind === 'retry' ? step.delayMs : null,
-        ],
-      );
-      // Only while the claim is still ours: a lapsed lease may have passed it to another sender.
-      await client.query(
-        `update webhook_deliveries
-         set status = $4, next_attempt_at = now() + $5 * interval '1 millisecond', locked_until = null,
-             last_status = $6, last_error = $7, finished_at = case when $4 = 'pending' then null else now() end
-         where project_id = $1 and delivery_id = $2 and attempts = $3`,
-        [
-          d.project_id,
-          d.delivery_id,
-          d.attempts,
-          step.kind === 'retry' ? 'pending' : step.kind,
-          step.kind === 'retry' ? step.delayMs : 0,
-          status,
-          error,
-        ],
-      );
+    await recordAttempt(db, d, {
+      durationMs: Date.now() - started,
+      status,
+      error,
+      next: step.kind === 'retry' ? { status: 'pending', delayMs: step.delayMs } : { status: step.kind },
     });
     if (step.kind === 'failed') log.warn({ delivery: d.delivery_id, status, error }, 'webhook delivery gave up');
+  }
+
+  // Deliveries in flight, each sent on its own: a slow one holds its slot and nothing else.
+  const inFlight = new Map<string, { delivery: Claimed; done: Promise<void> }>();
+  let claiming: Promise<number> | undefined;
+
+  /** Claims as many due deliveries as there are free slots and starts them; how many it started. */
+  async function claimAndStart(): Promise<number> {
+    const free = config.webhookConcurrency - inFlight.size;
+    if (free <= 0) return 0;
+    const claimed = await claimDeliveries(db, {
+      limit: free,
+      perProject: config.webhookProjectConcurrency,
+      leaseMs: config.webhookLeaseMs,
+    });
+    for (const d of claimed) {
+      const key = `${d.project_id}/${d.delivery_id}`;
+      const done = send(d)
+        .catch((err: unknown) => log.error({ err, delivery: d.delivery_id }, 'recording a webhook attempt failed'))
+        .finally(() => {
+          inFlight.delete(key);
+          loop.wake();
+        });
+      inFlight.set(key, { delivery: d, done });
+    }
+    return claimed.length;
+  }
+
+  /** One claim at a time in this sender (the loop and drain() may both ask): a second caller shares it. */
+  function fill(): Promise<number> {
+    // .finally runs after the assignment, even when claimAndStart settles at once.
+    claiming ??= claimAndStart().finally(() => {
+      claiming = undefined;
+    });
+    return claiming;
   }
 
   async function drain(): Promise<number> {
     let made = 0;
     for (;;) {
-      const batch = await claim(db, config.webhookLeaseMs);
-      if (batch.length === 0) break;
-      await Promise.all(batch.map(send));
-      made += batch.length;
+      const started = await fill();
+      made += started;
+      if (started === 0 && inFlight.size === 0) break;
+      if (started === 0) await Promise.race([...inFlight.values()].map((f) => f.done));
     }
     await scheduleNextDue();
     return made;
   }
 
-  /** Sleeps until the earliest retry or lease expiry, so a retry is not left to the poll. */
+  /**
+   * Sleeps until the earliest retry or lease expiry, so a retry is not left to the poll. Deliveries
+   * due now but left unclaimed wait for a slot of their project: a send finishing here wakes the
+   * loop, one finishing in another sender is found by the poll.
+   */
   async function scheduleNextDue(): Promise<void> {
     const { rows } = await db.query<{ at: Date | null }>(
       `select min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) as at
-       from webhook_deliveries where status = 'pending'`,
+       from webhook_deliveries where status = 'pending' and (next_attempt_at > now() or locked_until >= now())`,
     );
     clearTimeout(dueTimer);
     const at = rows[0]?.at;
@@ -187,9 +148,19 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
     dueTimer.unref();
   }
 
+  // A wake claims what free slots allow and returns at once; finished sends wake it again.
   const loop = wakeLoop(async () => {
-    await drain();
+    while ((await fill()) > 0);
+    await scheduleNextDue();
   }, log);
+  const renewal = setInterval(() => {
+    renewLeases(
+      db,
+      [...inFlight.values()].map((f) => f.delivery),
+      config.webhookLeaseMs,
+    ).catch((err: unknown) => log.warn({ err }, 'renewing webhook leases failed'));
+  }, config.webhookLeaseMs / 3);
+  renewal.unref();
   const listener = listen({
     databaseUrl: config.databaseUrl,
     channels: ['pi_webhooks'],
@@ -202,6 +173,8 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
     async stop() {
       await listener.close();
       await loop.stop();
+      await Promise.all([...inFlight.values()].map((f) => f.done));
+      clearInterval(renewal);
       clearTimeout(dueTimer);
     },
   });

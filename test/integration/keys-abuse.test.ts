@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WebSocket } from 'ws';
+import { type RunningApi, startApi } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/log.js';
+import { call, closeServices, errorOf, newProject, services } from './helpers.js';
+import { type StreamClient, connectStream, subscribedClient } from './stream-client.js';
+
+const AUTH_FAILURES = 5;
+const UNAUTHENTICATED_SOCKETS = 5;
+
+/** A stream upgrade's outcome: open, or the HTTP status it was refused with. */
+const upgrade = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ ws?: WebSocket; status?: number }>((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve({ ws }));
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ status: res.statusCode });
+      res.resume();
+      ws.terminate();
+    });
+    ws.once('error', (err) => (ws.readyState === WebSocket.CLOSED ? undefined : reject(err)));
+  });
+
+describe('keys under abuse: write keys, revocation, shares of the hour, failed auth, idle sockets', function () {
+  this.timeout(60_000);
+  let api: RunningApi;
+
+  before(async () => {
+    const config = {
+      ...loadConfig(),
+      port: 0,
+      authFailuresPerMinute: AUTH_FAILURES,
+      streamUnauthenticatedMax: UNAUTHENTICATED_SOCKETS,
+      // Only the revocation's NOTIFY can close a stream within seconds, not the catch-up timer.
+      pollIntervalMs: 60_000,
+    };
+    api = await startApi(config, { ...services(), log: createLogger('silent') });
+  });
+
+  after(async () => {
+    await api?.close();
+    await closeServices();
+  });
+
+  it("a write key's requests stop at its share of the hour: the admin key keeps the reserve", async () => {
+    const { projectId, keys } = await newProject(['admin'], ['events:write']);
+    const [admin, writer] = keys as [string, string];
+    await services().db.query(
+      `update projects set rate_tier = 'enterprise', rate_limit_per_hour = 10 where project_id = $1`,
+      [projectId],
+    );
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await call(api, 'GET', '/jobs', { key: writer })).status);
+    // The write key may use 9 of the 10 (its 403s count), then 429; its refusals do not count on.
+    assert.deepEqual(statuses, [...Array<number>(9).fill(403), ...Array<number>(6).fill(429)]);
+    const adminReply = await call(api, 'GET', '/jobs', { key: admin });
+    assert.equal(adminReply.status, 200, 'the admin key is not locked out');
+    assert.deepEqual(
+      [adminReply.headers.get('x-ratelimit-limit'), adminReply.headers.get('x-ratelimit-remaining')],
+      ['10', '0'],
+    );
+    assert.equal((await call(api, 'GET', '/jobs', { key: admin })).status, 429);
+  });
+
+  it('throttles failed authentication per client address, before any key lookup', async () => {
+    // Fixed one-minute windows: start early enough in one to finish in it.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await sleep(60_000 - intoMinute + 100);
+    const from = (address: string) => ({ 'X-Forwarded-For': address });
+    const { keys } = await newProject(['admin']);
+    const bad = `pi_0000000000000000_${'x'.repeat(43)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < AUTH_FAILURES; i++) {
+      const noKey = i % 2 === 0;
+      statuses.push(
+        (await call(api, 'GET', '/jobs', { headers: from('203.0.113.7'), key: noKey ? undefined : bad })).status,
+      );
+    }
+    assert.deepEqual(statuses, Array<number>(AUTH_FAILURES).fill(401));
+    const throttled = await call(api, 'GET', '/jobs', { headers: from('203.0.113.7'), key: bad });
+    assert.equal(throttled.status, 429);
+    assert.equal(errorOf(throttled).code, 'rate_limited');
+    assert.ok(Number(throttled.headers.get('retry-after')) >= 1);
+    // The address is refused whatever it sends for the rest of the minute; other addresses are not.
+    assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.7'), key: keys[0] })).status, 429);
+    assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.8'), key: keys[0] })).status, 200);
+    assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.8'), key: bad })).status, 401);
+
+    // The stream shares the counts: its upgrades from the address are refused with 429, and wrong
+    // keys sent on it count like the API's.
+    assert.equal((await upgrade(api.streamUrl, from('203.0.113.7'))).status, 429);
+    for (let i = 0; i < AUTH_FAILURES; i++) {
+      const { ws } = await upgrade(api.streamUrl, from('203.0.113.9'));
+      assert.ok(ws, `upgrade ${i + 1} is admitted`);
+      const closed = new Promise((resolve) => ws.once('close', resolve));
+      ws.send(JSON.stringify({ type: 'auth', api_key: bad }));
+      await closed;
+    }
+    assert.equal((await upgrade(api.streamUrl, from('203.0.113.9'))).status, 429);
+    assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.9'), key: keys[0] })).status, 429);
+  });
+
+  it("revoking a key closes its open streams within 5 s; the project's other streams stay", async () => {
+    const { keys } = await newProject(['admin'], ['analytics:read'], ['analytics:read']);
+    const [admin, doomed, kept] = keys as [string, string, string];
+    const revoked = await subscribedClient(api.streamUrl, doomed, ['job_completions']);
+    const other = await subscribedClient(api.streamUrl, kept, ['job_completions']);
+    const keyId = doomed.split('_')[1]!;
+    const start = performance.now();
+    assert.equal((await call(api, 'DELETE', `/api-keys/${keyId}`, { key: admin })).status, 200);
+    const closed = await Promise.race([revoked.closed, sleep(5000).then(() => undefined)]);
+    assert.ok(closed, `still open ${Math.round(performance.now() - start)} ms after the revocation`);
+    assert.equal(closed.code, 1008);
+    assert.ok(revoked.messages.some((m) => m.type === 'error'));
+    other.send({ type: 'ping' });
+    await other.next((m) => m.type === 'pong');
+    other.ws.close();
+    await other.closed;
+  });
+
+  it('caps sockets that have not authenticated: the next upgrade gets 503 until one authenticates', async () => {
+    const { keys } = await newProject(['analytics:read']);
+    const idle: StreamClient[] = [];
+    for (let i = 0; i < UNAUTHENTICATED_SOCKETS; i++) idle.push(await connectStream(api.streamUrl));
+    const refused = await upgrade(api.streamUrl);
+    assert.equal(refused.status, 503);
+    idle[0]!.send({ type: 'auth', api_key: keys[0] });
+    await idle[0]!.next((m) => m.type === 'auth_ok');
+    const admitted = await upgrade(api.streamUrl);
+    assert.ok(admitted.ws, 'a socket is admitted once one has authenticated');
+    admitted.ws.close();
+    for (const client of idle) client.ws.close();
+    await Promise.all(idle.map((c) => c.closed));
+  });
+
+  it("floods of bad keys and of idle sockets from one address leave another address's requests fast", async () => {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 100);
+    const { keys } = await newProject(['admin']);
+    const bad = `pi_0000000000000000_${'y'.repeat(43)}`;
+    const floodStatuses: number[] = [];
+    const sockets: WebSocket[] = [];
+    const socketRefusals: number[] = [];
+    let flooding = true;
+    const flood = (async () => {
+      for (let i = 0; flooding; i++) {
+        const burst = Array.from({ length: 10 }, () =>
+          call(api, 'GET', '/jobs', { key: bad, headers: { 'X-Forwarded-For': '198.51.100.9' } }),
+        );
+        for (const reply of await Promise.all(burst)) floodStatuses.push(reply.status);
+        const socket = await upgrade(api.streamUrl);
+        if (socket.ws) sockets.push(socket.ws);
+        else socketRefusals.push(socket.status!);
+      }
+    })();
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const start = performance.now();
+      const reply = await call(api, 'GET', '/jobs', { key: keys[0], headers: { 'X-Forwarded-For': '198.51.100.10' } });
+      assert.equal(reply.status, 200);
+      times.push(performance.now() - start);
+    }
+    flooding = false;
+    await flood;
+    for (const ws of sockets) ws.terminate();
+    const p99 = [...times].sort((a, b) => a - b)[Math.ceil(times.length * 0.99) - 1]!;
+    const unauthorized = floodStatuses.filter((s) => s === 401).length;
+    // Requests of one burst are checked before any of them failed: the budget plus one burst at most.
+    assert.ok(unauthorized >= AUTH_FAILURES && unauthorized < AUTH_FAILURES + 10, `${unauthorized} answered 401`);
+    assert.equal(sockets.length, UNAUTHENTICATED_SOCKETS);
+    assert.ok(p99 < 1000, `bystander p99 ${Math.round(p99)} ms`);
+    console.log(
+      `      floods: ${floodStatuses.length} bad-key requests (${unauthorized} answered 401, ` +
+        `${floodStatuses.length - unauthorized} 429), ${sockets.length + socketRefusals.length} socket upgrades ` +
+        `(${sockets.length} admitted, ${socketRefusals.length} refused 503); bystander 50 × GET /jobs p99 ${Math.round(p99)} ms`,
+    );
+  });
+});
