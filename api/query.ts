@@ -12,6 +12,8 @@ export interface Paging {
 }
 
 function single(ctx: Context, name: string): string | undefined {
+  const declared = ctx.state.queryParams;
+  if (declared && !declared.has(name)) throw new Error(`the route reads the undeclared query parameter ${name}`);
   const value = ctx.query[name];
   if (Array.isArray(value)) throw fieldError(name, 'repeated', `${name} may be given once.`);
   return value;
@@ -52,21 +54,31 @@ export function stringParam(ctx: Context, name: string, allowed?: readonly strin
   return raw;
 }
 
-/** `page` (1-based) and `per_page` (default 20, at most 100). */
-export function paging(ctx: Context): Paging {
-  const page = integerParam(ctx, 'page', 1, 1, 1_000_000);
+/**
+ * `page` (1-based) and `per_page` (default 20, at most 100). A route whose `page` means something
+ * else (the friction points' page filter of the spec) names its page number `pageName`.
+ */
+export function paging(ctx: Context, pageName = 'page'): Paging {
+  const page = integerParam(ctx, pageName, 1, 1, 1_000_000);
   const perPage = integerParam(ctx, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-export const PAGING_PARAMS = [
-  { name: 'page', description: '1-based page number', schema: { type: 'integer', minimum: 1, default: 1 } },
+export const pagingParams = (pageName = 'page') => [
+  { name: pageName, description: '1-based page number', schema: { type: 'integer', minimum: 1, default: 1 } },
   {
     name: 'per_page',
     description: `items per page (at most ${MAX_PER_PAGE})`,
     schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE },
   },
 ];
+
+export const PAGING_PARAMS = pagingParams();
+
+/** One page of a list computed whole (answers sorted in code), with the total it is paged from. */
+export function pageOfList<T>(items: T[], { perPage, offset }: Paging): { items: T[]; total: number } {
+  return { items: items.slice(offset, offset + perPage), total: items.length };
+}
 
 /**
  * One page of rows and the total they are paged from: `select <columns> from <from> where

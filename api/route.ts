@@ -10,6 +10,13 @@ import { rateLimit } from './rate-limit.js';
 import type { ResponseName } from './responses/index.js';
 import { validate } from './validate.js';
 
+declare module 'koa' {
+  interface DefaultState {
+    /** The query parameters the matched route declares: the only ones api/query.ts reads. */
+    queryParams?: ReadonlySet<string>;
+  }
+}
+
 /** A query parameter as documented in OpenAPI; parsing stays in the handler (api/query.ts). */
 export interface QueryParam {
   name: string;
@@ -59,7 +66,9 @@ export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthT
     const chain: Middleware[] = [];
     if (route.scope) chain.push(auth, limit, requireScope(route.scope));
     if (route.body) chain.push(jsonBody());
+    const declared = new Set((route.query ?? []).map((q) => q.name));
     chain.push(async (ctx) => {
+      refuseUnknownParams(ctx, declared);
       refuseUnstorableParams(ctx);
       const body = route.body ? validate(route.body, ctx.request.json) : undefined;
       await route.handle(ctx, body);
@@ -74,6 +83,20 @@ export function pathParam(ctx: Context, name: string): string {
   const value = params[name];
   if (value === undefined) throw new Error(`route has no :${name}`);
   return value;
+}
+
+/**
+ * A query parameter the route does not declare is a 400 naming it: a typo (`date_rnge`) must not
+ * give a plausible answer for the default. The declared names are also the only ones the handler
+ * may read (api/query.ts refuses the others), so the declaration cannot drift from the code.
+ */
+function refuseUnknownParams(ctx: Context, declared: ReadonlySet<string>): void {
+  const unknown = Object.keys(ctx.query).find((name) => !declared.has(name));
+  if (unknown !== undefined) {
+    const known = [...declared].join(', ') || 'none';
+    throw fieldError(unknown, 'unknown_parameter', `Unknown query parameter ${unknown} (this route takes: ${known}).`);
+  }
+  ctx.state.queryParams = declared;
 }
 
 /** Path and query values reach SQL too: the same rule as for bodies (no U+0000, no lone surrogates). */

@@ -21,12 +21,17 @@ export function quadrant(vr: number, ec: number, t: AnalyticsConfig['quadrant'])
   return `${vr >= t.visibilityRate ? 'high' : 'low'}_visibility_${ec >= t.engagementConversion ? 'high' : 'low'}_usage`;
 }
 
-/**
- * CSR = success rate × context quality factor; the factor is 1 with data present and, in an
- * empty state, the share of occurrences that were not hit by friction (≥ 0, ≤ 1).
- */
+/** CSR = success rate × context quality factor, the factor clamped to [0, 1]. */
 export const contextualSuccessRate = (successRate: number, qualityFactor: number) =>
   successRate * Math.min(1, Math.max(0, qualityFactor));
+
+/**
+ * The context quality factor of an event's occurrences in one UI context: 1 with data present (the
+ * context the event is built for); in an empty state, 1 − the context's Friction Index, i.e. the
+ * weighted share of its occurrences not hit by friction (docs/metrics.md §9).
+ */
+export const contextQualityFactor = (context: 'with_data_present' | 'empty_state', frictionIndex: number) =>
+  context === 'with_data_present' ? 1 : 1 - frictionIndex;
 
 export type Trend = 'increasing' | 'decreasing' | 'stable';
 export type AlertLevel = 'none' | 'info' | 'warning' | 'critical';

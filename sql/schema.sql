@@ -229,8 +229,9 @@ create table feature_discovery (
   project_id uuid not null,
   feature text not null,
   method text not null,
+  day date not null,
   users integer not null,
-  constraint feature_discovery_pkey PRIMARY KEY (project_id, feature, method)
+  constraint feature_discovery_pkey PRIMARY KEY (project_id, feature, method, day)
 );
 
 create table feature_reach (
@@ -299,6 +300,27 @@ create table friction_element_daily (
   rage_episodes integer not null default 0,
   constraint friction_element_daily_pkey PRIMARY KEY (project_id, page, element, day)
 );
+
+create table friction_element_reach (
+  project_id uuid not null,
+  page text not null,
+  element text not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  constraint friction_element_reach_pkey PRIMARY KEY (project_id, page, element, day, prev_day)
+);
+
+create table friction_element_users (
+  project_id uuid not null,
+  page text not null,
+  element text not null,
+  day date not null,
+  user_id text not null,
+  signals integer not null,
+  constraint friction_element_users_pkey PRIMARY KEY (project_id, page, element, day, user_id)
+);
+CREATE INDEX friction_element_users_user ON public.friction_element_users USING btree (project_id, user_id, day);
 
 create table friction_episodes (
   project_id uuid not null,
@@ -689,9 +711,10 @@ CREATE TRIGGER sessions_inserted_workflows AFTER INSERT ON public.sessions REFER
 create table tenure_sessions (
   project_id uuid not null,
   feature text not null,
+  day date not null,
   first_week integer not null default 0,
   month_2_plus integer not null default 0,
-  constraint tenure_sessions_pkey PRIMARY KEY (project_id, feature)
+  constraint tenure_sessions_pkey PRIMARY KEY (project_id, feature, day)
 );
 
 create table user_daily (

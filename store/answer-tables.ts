@@ -27,7 +27,10 @@ const REACH: AdditiveTable = {
 
 const TENURE: AdditiveTable = {
   table: 'tenure_sessions',
-  keys: [['feature', 'text']],
+  keys: [
+    ['feature', 'text'],
+    ['day', 'date'],
+  ],
   values: [
     ['first_week', int],
     ['month_2_plus', int],
@@ -39,19 +42,33 @@ const DISCOVERY: AdditiveTable = {
   keys: [
     ['feature', 'text'],
     ['method', 'text'],
+    ['day', 'date'],
   ],
   values: [['users', int]],
 };
 
-const PAGE_REACH: AdditiveTable = {
-  table: 'friction_page_reach',
-  keys: [
-    ['page', 'text'],
-    ['day', 'date'],
-    ['prev_day', 'date'],
-  ],
-  values: [['users', int]],
-};
+/**
+ * Distinct users with friction on a page, or on an element, over any date range: each day a user
+ * had a signal there is an edge from the user's previous such day there (`-infinity` for the first).
+ */
+function frictionReach(table: string, perUser: string, keys: string[]): { spec: AdditiveTable; sql: string } {
+  const columns = keys.map((k) => `p.${k}`).join(', ');
+  return {
+    spec: {
+      table,
+      keys: [...keys.map((k): [string, string] => [k, 'text']), ['day', 'date'], ['prev_day', 'date']],
+      values: [['users', int]],
+    },
+    sql: `with ${USERS},
+  e as (
+    select p.project_id, ${columns}, p.day,
+           coalesce(lag(p.day) over (partition by p.project_id, ${columns}, p.user_id order by p.day), '-infinity') as prev_day
+    from u join ${perUser} p using (project_id, user_id)
+  )
+  select project_id, ${keys.join(', ')}, day::text, prev_day::text, count(*)::int as users
+  from e group by project_id, ${keys.join(', ')}, day, prev_day`,
+  };
+}
 
 const SEGMENT_KEYS: [string, string][] = [
   ['segment_key', 'text'],
@@ -107,7 +124,7 @@ const REACH_SQL = `with ${USERS}, ${EDGES}
          coalesce(sum(ms), 0)::bigint as discovery_ms
   from e group by 1, 2, 3, 4, 5`;
 
-/** Sessions (feature '') and sessions with the feature visible, by the user's tenure on their day. */
+/** Sessions (feature '') and sessions with the feature visible per day, by the user's tenure on that day. */
 const TENURE_SQL = `with ${USERS},
   m as (select m.project_id, m.user_id, m.first_seen_at from u join user_metrics m using (project_id, user_id)),
   t as (
@@ -117,25 +134,18 @@ const TENURE_SQL = `with ${USERS},
     select f.project_id, f.feature, f.day, f.sessions_visible, m.first_seen_at
     from m join feature_user_daily f using (project_id, user_id)
   )
-  select project_id, feature,
+  select project_id, feature, day::text,
          coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
          coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'month_2_plus'), 0)::int as month_2_plus
-  from t group by 1, 2`;
+  from t group by 1, 2, 3`;
 
+/** Users by discovery method and the UTC day of their first use. */
 const DISCOVERY_SQL = `with ${USERS}
-  select fu.project_id, fu.feature, coalesce(fu.first_use_source, '') as method, count(*)::int as users
+  select fu.project_id, fu.feature, coalesce(fu.first_use_source, '') as method,
+         (fu.first_used_at at time zone 'utc')::date::text as day, count(*)::int as users
   from u join feature_users fu using (project_id, user_id)
   where fu.first_used_at is not null
-  group by 1, 2, 3`;
-
-/** Each day a user had friction on a page is an edge from the user's previous such day on the page. */
-const PAGE_REACH_SQL = `with ${USERS},
-  e as (
-    select p.project_id, p.page, p.day,
-           coalesce(lag(p.day) over (partition by p.project_id, p.page, p.user_id order by p.day), '-infinity') as prev_day
-    from u join friction_page_users p using (project_id, user_id)
-  )
-  select project_id, page, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3, 4`;
+  group by 1, 2, 3, 4`;
 
 /**
  * The users' segments: one row per segment property of their project ($3: project → keys) that
@@ -169,7 +179,8 @@ const SEGMENT_REACH_SQL = `with ${USERS}, ${MEMBERS}, ${EDGES}
 /** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($3). */
 const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
   { spec: REACH, sql: REACH_SQL },
-  { spec: PAGE_REACH, sql: PAGE_REACH_SQL },
+  frictionReach('friction_page_reach', 'friction_page_users', ['page']),
+  frictionReach('friction_element_reach', 'friction_element_users', ['page', 'element']),
   { spec: TENURE, sql: TENURE_SQL },
   { spec: DISCOVERY, sql: DISCOVERY_SQL },
   { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, segments: true },

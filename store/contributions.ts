@@ -1,5 +1,5 @@
 import { type AdditiveTable, AdditiveDeltas, big, dbl, int } from './additive-deltas.js';
-import type { SessionContribution } from '../domain/contribution/types.js';
+import type { FrictionSignal, SessionContribution } from '../domain/contribution/types.js';
 import { addFriction, noFriction } from '../domain/friction/index.js';
 import type { PoolClient } from '../lib/db.js';
 import { FRICTION_FACT_COLUMNS } from './friction-facts.js';
@@ -18,6 +18,23 @@ export const FEATURE_FACTS: [string, string][] = [
   ['data_volume_sum', dbl],
   ['data_volume_n', int],
 ];
+
+/** The session's signals counted per key (`keyOf` null: not counted), as rows of its user and day. */
+function signalsPer(
+  c: SessionContribution,
+  keyOf: (s: FrictionSignal) => Record<string, string> | null,
+): Record<string, unknown>[] {
+  const counts = new Map<string, { key: Record<string, string>; signals: number }>();
+  for (const s of c.signals) {
+    const key = keyOf(s);
+    if (key === null) continue;
+    const id = JSON.stringify(key);
+    const entry = counts.get(id) ?? { key, signals: 0 };
+    entry.signals++;
+    counts.set(id, entry);
+  }
+  return [...counts.values()].map(({ key, signals }) => ({ ...key, day: c.day, user_id: c.user_id, signals }));
+}
 
 const TABLES: ContributionTable[] = [
   {
@@ -52,11 +69,19 @@ const TABLES: ContributionTable[] = [
       ['user_id', 'text'],
     ],
     values: [['signals', int]],
-    rows: (c) => {
-      const counts = new Map<string, number>();
-      for (const s of c.signals) if (s.page !== null) counts.set(s.page, (counts.get(s.page) ?? 0) + 1);
-      return [...counts].map(([page, signals]) => ({ page, day: c.day, user_id: c.user_id, signals }));
-    },
+    rows: (c) => signalsPer(c, (s) => (s.page === null ? null : { page: s.page })),
+  },
+  {
+    table: 'friction_element_users',
+    keys: [
+      ['page', 'text'],
+      ['element', 'text'],
+      ['day', 'date'],
+      ['user_id', 'text'],
+    ],
+    values: [['signals', int]],
+    rows: (c) =>
+      signalsPer(c, (s) => (s.page === null || s.element === null ? null : { page: s.page, element: s.element })),
   },
   {
     table: 'user_daily',

@@ -21,6 +21,7 @@ const USER_DATA_TABLES = [
   'sessions',
   'friction_signals',
   'friction_page_users',
+  'friction_element_users',
   'user_daily',
   'user_friction',
   'feature_user_daily',

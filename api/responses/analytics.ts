@@ -16,7 +16,12 @@ import {
   timestamp,
 } from './shapes.js';
 
-const contextOutcome = { count: int, success_rate: ratio, friction_index: ratio };
+const contextOutcome = {
+  count: int,
+  success_rate: ratio,
+  friction_index: ratio,
+  contextual_success_rate: { ...ratio, description: 'CSR: success_rate × the context quality factor' },
+};
 /** The spec's Cohort record (GET /analytics/cohorts). */
 const cohortFields = {
   id: str,
@@ -53,7 +58,13 @@ export const ANALYTICS_SCHEMAS = {
       context: obj({ visible_in_empty_state: ratio, avg_data_volume_when_used: num }, {}, 'with include_context=true'),
     },
   ),
-  FeatureList: obj({ features: array(ref('FeatureUsage')), date_range: ref('DateRange') }),
+  FeatureList: obj({
+    features: array(ref('FeatureUsage')),
+    total: int,
+    page: int,
+    per_page: int,
+    date_range: ref('DateRange'),
+  }),
   FeatureDetail: obj({
     name: str,
     metrics: obj({ visibility_rate: ratio, engagement_conversion: ratio, discovery_gap_score: num }),
@@ -80,7 +91,7 @@ export const ANALYTICS_SCHEMAS = {
     user_share: ratio,
   }),
   WorkflowList: obj(
-    { workflows: array(ref('Workflow')) },
+    { workflows: array(ref('Workflow')), total: int, page: int, per_page: int },
     {
       status: {
         ...literal('computing'),
@@ -137,13 +148,19 @@ export const ANALYTICS_SCHEMAS = {
   }),
   FrictionPoint: obj({
     page: str,
-    element: { ...str, description: '* for the page as a whole' },
+    element: { ...nullable(str), description: 'null for the page as a whole' },
     friction_index: ratio,
     signals: obj({ dead_clicks: int, rage_clicks: int, confusion_loops: int, avg_idle_time: num }),
     users_affected: int,
     recommended_actions: strings,
   }),
-  FrictionList: obj({ friction_points: array(ref('FrictionPoint')), date_range: ref('DateRange') }),
+  FrictionList: obj({
+    friction_points: array(ref('FrictionPoint')),
+    total: int,
+    page_number: int,
+    per_page: int,
+    date_range: ref('DateRange'),
+  }),
   FrictionTrend: obj(
     {
       workflow: str,
@@ -154,7 +171,7 @@ export const ANALYTICS_SCHEMAS = {
     },
     { page: str, workflow_id: str, goal: str },
   ),
-  FrictionTrends: obj({ trends: array(ref('FrictionTrend')) }),
+  FrictionTrends: obj({ trends: array(ref('FrictionTrend')), date_range: ref('DateRange') }),
   EventContext: obj({
     event: str,
     total_occurrences: int,

@@ -3,6 +3,7 @@ import type { Pool } from '../../lib/db.js';
 import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { notFound } from '../errors.js';
+import { contextQualityFactor, contextualSuccessRate, round } from '../../domain/metrics.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 type ContextRow = Omit<ContextFacts, 'event'>;
@@ -14,7 +15,6 @@ const ISSUE_NAMES = {
   backtrack: 'backtracking',
 } as const;
 
-const round = (x: number) => Math.round(x * 1e9) / 1e9;
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
 export function eventContextRoutes(db: Pool): Route[] {
@@ -68,6 +68,14 @@ export function eventContextRoutes(db: Pool): Route[] {
         const data = of('with_data_present');
         const empty = of('empty_state');
         const rate = (r: ContextRow) => round(r.count > 0 ? r.successes / r.count : 0);
+        const outcome = (r: ContextRow) => ({
+          count: r.count,
+          success_rate: rate(r),
+          friction_index: frictionOf(r),
+          contextual_success_rate: round(
+            contextualSuccessRate(rate(r), contextQualityFactor(r.context, frictionOf(r))),
+          ),
+        });
         const issues = (Object.keys(ISSUE_NAMES) as (keyof typeof ISSUE_NAMES)[])
           .filter((k) => empty[k] > 0)
           .sort((a, b) => empty[b] - empty[a])
@@ -92,13 +100,8 @@ export function eventContextRoutes(db: Pool): Route[] {
           event,
           total_occurrences: total,
           context_breakdown: {
-            with_data_present: { count: data.count, success_rate: rate(data), friction_index: frictionOf(data) },
-            empty_state: {
-              count: empty.count,
-              success_rate: rate(empty),
-              friction_index: frictionOf(empty),
-              common_issues: issues,
-            },
+            with_data_present: outcome(data),
+            empty_state: { ...outcome(empty), common_issues: issues },
           },
           recommendations,
           date_range: range,

@@ -5,7 +5,7 @@ import { quadrant, round, visibilityRate } from '../../domain/metrics.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
 import { notFound } from '../errors.js';
-import { stringParam } from '../query.js';
+import { PAGING_PARAMS, pageOfList, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 export function featureRoutes(db: Pool): Route[] {
@@ -28,13 +28,15 @@ export function featureRoutes(db: Pool): Route[] {
           description: 'add UI context (default true)',
           schema: { type: 'boolean', default: true },
         },
+        ...PAGING_PARAMS,
       ],
-      success: { status: 200, schema: 'FeatureList', description: '{ features, date_range }' },
+      success: { status: 200, schema: 'FeatureList', description: '{ features, total, page, per_page, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
         const seg = segment(ctx);
         const withContext = booleanParam(ctx, 'include_context', true);
+        const paged = paging(ctx);
         const config = await projectAnalyticsConfig(db, projectId);
         const rows = seg
           ? (
@@ -48,8 +50,9 @@ export function featureRoutes(db: Pool): Route[] {
               )
             ).rows
           : await featureTotals(db, projectId, range, null);
+        const { items, total } = pageOfList(rows, paged);
         ctx.body = {
-          features: rows.map((row) => {
+          features: items.map((row) => {
             const m = metricsOf(row);
             return {
               name: row.feature,
@@ -72,6 +75,9 @@ export function featureRoutes(db: Pool): Route[] {
                 : {}),
             };
           }),
+          total,
+          page: paged.page,
+          per_page: paged.perPage,
           date_range: range,
         };
       },
@@ -112,16 +118,19 @@ async function featureDetail(db: Pool, ctx: Context) {
   const [row] = await featureTotals(db, projectId, range, name);
   const m = row ? metricsOf(row) : { vr: 0, ec: 0, days: 0, dgs: 0 };
 
-  // Visibility by the user's tenure on the day of the session (all time); '' holds all sessions.
+  // Visibility by the user's tenure on the day of the session, sessions of the range; '' holds all sessions.
   const { rows: tenure } = await db.query<{ feature: string; first_week: number; month_2_plus: number }>(
-    `select feature, first_week, month_2_plus from tenure_sessions where project_id = $1 and feature in ('', $2)`,
-    [projectId, name],
+    `select feature, sum(first_week)::int as first_week, sum(month_2_plus)::int as month_2_plus from tenure_sessions
+     where project_id = $1 and feature in ('', $2) and day between $3 and $4 group by feature`,
+    [projectId, name, range.start, range.end],
   );
   const sessions = tenure.find((t) => t.feature === '');
   const visible = tenure.find((t) => t.feature === name);
+  // How the users who discovered the feature in the range (their first use) found it.
   const { rows: methods } = await db.query<{ method: string; users: number }>(
-    'select method, users from feature_discovery where project_id = $1 and feature = $2',
-    [projectId, name],
+    `select method, sum(users)::int as users from feature_discovery
+     where project_id = $1 and feature = $2 and day between $3 and $4 group by method`,
+    [projectId, name, range.start, range.end],
   );
   const discovered = methods.reduce((s, r) => s + r.users, 0);
   const share = (method: string) =>

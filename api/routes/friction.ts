@@ -10,15 +10,16 @@ import {
   workflowPages,
 } from '../../domain/friction/trends.js';
 import { frictionTrend, round } from '../../domain/metrics.js';
-import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
+import { DATE_RANGE_PARAMS, booleanParam, dateRange } from '../analytics-params.js';
 import { type ElementRow, type PageRow, recommendedActions } from '../../domain/friction/actions.js';
-import { pageTotals } from '../../store/friction-points.js';
+import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { fieldError } from '../errors.js';
-import { numberParam, stringParam } from '../query.js';
+import { numberParam, pageOfList, paging, pagingParams, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 import { MAX_GOAL_LENGTH } from './workflows.js';
 import { byCodePoint } from '../../domain/time.js';
+import type { DateRange } from '../../domain/date-range.js';
 import { factsOf } from '../../store/friction-facts.js';
 
 const TREND_SUBJECTS = ['workflow', 'page'] as const;
@@ -42,14 +43,14 @@ function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; w
   return { by: by ?? (filter ? 'workflow' : undefined), goal, workflowId };
 }
 
-/** friction_page_daily rows of the last 28 UTC days (today included), of `pages` or of every page. */
-async function recentPageDays(db: Pool, projectId: string, pages: string[] | null): Promise<PageDay[]> {
+/** friction_page_daily rows of the date range, of `pages` or of every page. */
+async function pageDays(db: Pool, projectId: string, range: DateRange, pages: string[] | null): Promise<PageDay[]> {
   const { rows } = await db.query<PageDay>(
     `select page, to_char(day, 'YYYY-MM-DD') as day, ${factsOf('p')}
      from friction_page_daily p
-     where project_id = $1 and ($2::text[] is null or page = any($2)) and day > (now() at time zone 'utc')::date - 28
+     where project_id = $1 and ($2::text[] is null or page = any($2)) and day between $3 and $4
      order by page, day`,
-    [projectId, pages],
+    [projectId, pages, range.start, range.end],
   );
   return rows;
 }
@@ -60,7 +61,8 @@ export function frictionRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/analytics/friction',
       tag: 'Analytics',
-      summary: 'Friction points by page and element, highest Friction Index first',
+      summary:
+        'Friction points by page (element null) and element, highest Friction Index first; points of index 0 only with include_zero=true',
       scope: 'analytics:read',
       query: [
         { name: 'page', description: 'only this page or route', schema: { type: 'string' } },
@@ -69,29 +71,35 @@ export function frictionRoutes(db: Pool): Route[] {
           description: 'only points at or above this index (0–1)',
           schema: { type: 'number', minimum: 0, maximum: 1 },
         },
+        {
+          name: 'include_zero',
+          description: 'also the points whose Friction Index is 0 (default false)',
+          schema: { type: 'boolean', default: false },
+        },
         ...DATE_RANGE_PARAMS,
+        ...pagingParams('page_number'),
       ],
-      success: { status: 200, schema: 'FrictionList', description: '{ friction_points, date_range }' },
+      success: {
+        status: 200,
+        schema: 'FrictionList',
+        description: '{ friction_points, total, page_number, per_page, date_range }',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
         const page = stringParam(ctx, 'page') ?? null;
         const min = numberParam(ctx, 'min_friction_index', { min: 0, max: 1 }) ?? 0;
+        const withZero = booleanParam(ctx, 'include_zero', false);
+        const paged = paging(ctx, 'page_number');
         const config = await projectAnalyticsConfig(db, projectId);
         const pages = new Map((await pageTotals(db, projectId, range.start, range.end, page)).map((p) => [p.page, p]));
-        const { rows: elements } = await db.query<ElementRow>(
-          `select page, element, sum(clicks)::int as clicks, sum(dead_clicks)::int as dead_clicks,
-                  sum(rage_clicks)::int as rage_clicks, sum(rage_episodes)::int as rage_episodes
-           from friction_element_daily where project_id = $1 and day between $2 and $3 and ($4::text is null or page = $4)
-           group by page, element`,
-          [projectId, range.start, range.end, page],
-        );
+        const elements = await elementTotals(db, projectId, range.start, range.end, page);
         const point = (p: PageRow, e: ElementRow | undefined) => {
-          // An element point: its own clicks with its page's navigation and time facts.
+          // An element point: its own clicks and users with its page's navigation and time facts.
           const totals = e ? { ...p, ...e } : p;
           return {
             page: p.page,
-            element: e?.element ?? '*',
+            element: e?.element ?? null,
             friction_index: round(frictionIndex(totals, config.weights)),
             signals: {
               dead_clicks: totals.dead_clicks,
@@ -99,7 +107,7 @@ export function frictionRoutes(db: Pool): Route[] {
               confusion_loops: p.loops,
               avg_idle_time: p.idle_gaps > 0 ? round(p.idle_ms / p.idle_gaps / 1000) : 0,
             },
-            users_affected: p.users_affected,
+            users_affected: totals.users_affected,
             recommended_actions: recommendedActions(p.page, e?.element ?? null, totals, config),
           };
         };
@@ -107,12 +115,21 @@ export function frictionRoutes(db: Pool): Route[] {
           ...[...pages.values()].map((p) => point(p, undefined)),
           ...elements.flatMap((e) => (pages.has(e.page) ? [point(pages.get(e.page)!, e)] : [])),
         ]
-          .filter((p) => p.friction_index >= min)
+          .filter((p) => p.friction_index >= min && (withZero || p.friction_index > 0))
           .sort(
             (a, b) =>
-              b.friction_index - a.friction_index || byCodePoint(a.page, b.page) || byCodePoint(a.element, b.element),
+              b.friction_index - a.friction_index ||
+              byCodePoint(a.page, b.page) ||
+              byCodePoint(a.element ?? '', b.element ?? ''),
           );
-        ctx.body = { friction_points: points, date_range: range };
+        const { items, total } = pageOfList(points, paged);
+        ctx.body = {
+          friction_points: items,
+          total,
+          page_number: paged.page,
+          per_page: paged.perPage,
+          date_range: range,
+        };
       },
     }),
     defineRoute({
@@ -120,7 +137,7 @@ export function frictionRoutes(db: Pool): Route[] {
       path: '/analytics/friction/trends',
       tag: 'Analytics',
       summary:
-        'Daily Friction Index over the last 28 days, with trend and alert level: per workflow (default when the project has workflows) or per page',
+        'Daily Friction Index over the date range, with trend and alert level: per workflow (default when the project has workflows) or per page',
       scope: 'analytics:read',
       query: [
         {
@@ -138,11 +155,13 @@ export function frictionRoutes(db: Pool): Route[] {
           description: 'only this workflow (implies by=workflow)',
           schema: { type: 'string', pattern: WORKFLOW_ID.source },
         },
+        ...DATE_RANGE_PARAMS,
       ],
-      success: { status: 200, schema: 'FrictionTrends', description: '{ trends }' },
+      success: { status: 200, schema: 'FrictionTrends', description: '{ trends, date_range }' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const { by, goal, workflowId } = trendParams(ctx);
+        const range = dateRange(ctx);
         const config = await projectAnalyticsConfig(db, projectId);
         const workflows =
           by === 'page'
@@ -156,17 +175,18 @@ export function frictionRoutes(db: Pool): Route[] {
                 )
               ).rows;
         if (by === 'page' || (by === undefined && workflows.length === 0)) {
-          const pages = byPage(await recentPageDays(db, projectId, null));
+          const pages = byPage(await pageDays(db, projectId, range, null));
           ctx.body = {
             trends: [...pages].map(([page, rows]) => {
               const history = dailyHistory(rows, config.weights);
               return { workflow: page, page, friction_history: history, ...frictionTrend(history) };
             }),
+            date_range: range,
           };
           return;
         }
         const pages = byPage(
-          await recentPageDays(db, projectId, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
+          await pageDays(db, projectId, range, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
         );
         ctx.body = {
           trends: workflows.flatMap((w) => {
@@ -182,6 +202,7 @@ export function frictionRoutes(db: Pool): Route[] {
               },
             ];
           }),
+          date_range: range,
         };
       },
     }),

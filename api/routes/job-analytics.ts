@@ -1,4 +1,5 @@
 import type { Pool } from '../../lib/db.js';
+import { round } from '../../domain/metrics.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
@@ -53,17 +54,21 @@ export function jobAnalyticsRoutes(db: Pool): Route[] {
           name: job.name,
           goal: job.goal,
           metrics: {
-            completion_rate: job.completion_rate ?? 0,
-            avg_time_to_completion: job.avg_time_to_completion ?? 0,
-            intervention_acceptance_rate: job.intervention_acceptance_rate ?? 0,
+            completion_rate: round(job.completion_rate ?? 0),
+            avg_time_to_completion: round(job.avg_time_to_completion ?? 0),
+            intervention_acceptance_rate: round(job.intervention_acceptance_rate ?? 0),
             users_targeted: job.users_targeted ?? 0,
             users_completed: job.users_completed ?? 0,
           },
-          paths_to_success: paths,
+          paths_to_success: paths.map(({ path, frequency, avg_time }) => ({
+            path,
+            frequency: round(frequency),
+            avg_time: round(avg_time),
+          })),
           drop_off_points: (job.drop_off_points ?? []).map(({ step, drop_off_rate, friction_index }) => ({
             step,
-            drop_off_rate,
-            friction_index,
+            drop_off_rate: round(drop_off_rate),
+            friction_index: round(friction_index),
           })),
         };
       },

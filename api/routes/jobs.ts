@@ -6,6 +6,7 @@ import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../domain/j
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import { round } from '../../domain/metrics.js';
 
 interface TargetAudience {
   type: 'all' | 'segment';
@@ -66,7 +67,12 @@ async function metricsOf(db: Pool | PoolClient, projectId: string, jobIds: strin
      from job_analytics where project_id = $1 and job_id = any ($2::text[])`,
     [projectId, jobIds],
   );
-  return new Map(rows.map(({ job_id, ...m }) => [job_id, m]));
+  return new Map(
+    rows.map(({ job_id, completion_rate, avg_time_to_completion, ...m }) => [
+      job_id,
+      { ...m, completion_rate: round(completion_rate), avg_time_to_completion: round(avg_time_to_completion) },
+    ]),
+  );
 }
 
 export function presentJob(row: JobRow, metrics: JobMetrics = NO_METRICS) {

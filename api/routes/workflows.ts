@@ -5,7 +5,7 @@ import { round } from '../../domain/metrics.js';
 import type { Workflow } from '../../domain/workflows/mining.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { numberParam, stringParam } from '../query.js';
+import { PAGING_PARAMS, numberParam, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { factsOf } from '../../store/friction-facts.js';
 import { goalComputed, requestGoal } from '../../store/workflow-goals.js';
@@ -67,13 +67,14 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           description: 'only paths that reached the goal at least this many times',
           schema: { type: 'number', minimum: 0 },
         },
+        ...PAGING_PARAMS,
       ],
       success: {
         status: 200,
         schema: 'WorkflowList',
-        description: '{ workflows }',
+        description: '{ workflows, total, page, per_page }',
         also: {
-          202: '{ workflows: [], status: "computing" } with Retry-After: a goal asked for the first time is being mined',
+          202: '{ workflows: [], total: 0, page, per_page, status: "computing" } with Retry-After: a goal asked for the first time is being mined',
         },
       },
       errors: {
@@ -87,32 +88,41 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
         }
         const min = numberParam(ctx, 'min_frequency') ?? 0;
         if (min < 0) throw fieldError('min_frequency', 'invalid_value', 'min_frequency must not be negative.');
+        const paged = paging(ctx);
         if (goal !== undefined && !(await goalReady(projectId, goal))) {
           ctx.status = 202;
           ctx.set('Retry-After', '5');
-          ctx.body = { workflows: [], status: 'computing' };
+          ctx.body = { workflows: [], total: 0, page: paged.page, per_page: paged.perPage, status: 'computing' };
           return;
         }
-        const { rows } = await db.query<WorkflowRow>(
-          `select workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
-                  efficiency_score, optimal_steps, actual_avg_steps
-           from workflows where project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3
-           order by goal, rank`,
+        const { rows, total } = await pageOf<WorkflowRow>(
+          db,
+          {
+            columns: `workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
+                      efficiency_score, optimal_steps, actual_avg_steps`,
+            from: 'workflows',
+            where: 'project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3',
+            order: 'goal, rank',
+          },
           [projectId, goal ?? null, min],
+          paged,
         );
         ctx.body = {
           workflows: rows.map((w) => ({
             workflow_id: w.workflow_id,
             goal: w.goal,
             path: w.path,
-            frequency: w.frequency,
-            efficiency_score: w.efficiency_score,
-            avg_time: w.avg_time_seconds,
-            completion_rate: w.completion_rate,
+            frequency: round(w.frequency),
+            efficiency_score: round(w.efficiency_score),
+            avg_time: round(w.avg_time_seconds),
+            completion_rate: round(w.completion_rate),
             occurrences: w.occurrences,
             users: w.users,
-            user_share: w.user_share,
+            user_share: round(w.user_share),
           })),
+          total,
+          page: paged.page,
+          per_page: paged.perPage,
         };
       },
     }),
@@ -144,8 +154,8 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           workflow_id: workflow.workflow_id,
           goal: workflow.goal,
           optimal_steps: workflow.optimal_steps,
-          actual_avg_steps: workflow.actual_avg_steps,
-          efficiency_score: workflow.efficiency_score,
+          actual_avg_steps: round(workflow.actual_avg_steps),
+          efficiency_score: round(workflow.efficiency_score),
           friction_points: steps.map((s) => ({
             step: s.step,
             friction_index: round(frictionIndex(s, config.weights)),

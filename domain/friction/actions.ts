@@ -9,7 +9,7 @@ export interface PageRow extends FrictionTotals {
   rage_episodes: number;
   users_affected: number;
 }
-/** An element's summed click facts over a date range. */
+/** An element's summed click facts over a date range, with the users who had a signal on it. */
 export interface ElementRow {
   page: string;
   element: string;
@@ -17,6 +17,7 @@ export interface ElementRow {
   dead_clicks: number;
   rage_clicks: number;
   rage_episodes: number;
+  users_affected: number;
 }
 
 /** Rules behind recommended_actions (docs/metrics.md). */

@@ -55,11 +55,11 @@ function frictionIndex(f: FrictionFacts): number {
   return total > 0 ? sum / total : 0;
 }
 
-/** Every page and every (page, element) clicked, in the API's order: index down, then page, then element. */
+/** Every page and every (page, element) clicked with friction, in the API's order: index down, then page, then element. */
 function frictionPoints(tally: Tally, pages: Record<string, PageAnswer>): FrictionPointAnswer[] {
   const points = Object.entries(tally.facts).flatMap(([name, { elements, ...totals }]) => {
     const p = pages[name];
-    const point = (element: string, f: FrictionFacts): FrictionPointAnswer => ({
+    const point = (element: string | null, f: FrictionFacts, usersAffected: number): FrictionPointAnswer => ({
       page: name,
       element,
       friction_index: frictionIndex(f),
@@ -69,19 +69,25 @@ function frictionPoints(tally: Tally, pages: Record<string, PageAnswer>): Fricti
         confusion_loops: p?.confusion_loops ?? 0,
         avg_idle_time: p?.avg_idle_time ?? 0,
       },
-      users_affected: p?.users_affected ?? 0,
+      users_affected: usersAffected,
       facts: f,
     });
-    // An element point: the element's clicks with its page's navigation and time facts.
-    return [point('*', totals), ...Object.entries(elements).map(([e, f]) => point(e, { ...totals, ...f }))];
+    // An element point: the element's clicks and users with its page's navigation and time facts.
+    return [
+      point(null, totals, p?.users_affected ?? 0),
+      ...Object.entries(elements).map(([e, { affected, ...f }]) => point(e, { ...totals, ...f }, affected.size)),
+    ];
   });
   const round9 = (x: number) => Math.round(x * 1e9) / 1e9; // the API's rounding, for its order only
-  return points.sort(
-    (a, b) =>
-      round9(b.friction_index) - round9(a.friction_index) ||
-      byCodePoint(a.page, b.page) ||
-      byCodePoint(a.element, b.element),
-  );
+  // Points without friction are left out, as the API does by default.
+  return points
+    .filter((p) => round9(p.friction_index) > 0)
+    .sort(
+      (a, b) =>
+        round9(b.friction_index) - round9(a.friction_index) ||
+        byCodePoint(a.page, b.page) ||
+        byCodePoint(a.element ?? '', b.element ?? ''),
+    );
 }
 
 function featureAnswers(tally: Tally): Record<string, FeatureAnswer> {
@@ -112,7 +118,8 @@ function featureAnswers(tally: Tally): Record<string, FeatureAnswer> {
 }
 
 /** docs/metrics.md §9: an occurrence's friction is the weighted share of its signal hits. */
-function contextAnswer(o: Outcome): EventContextAnswer {
+/** docs/metrics.md §9; the CSR's quality factor is 1 with data present, 1 − the Friction Index in an empty state. */
+function contextAnswer(o: Outcome, context: 'with_data_present' | 'empty_state'): EventContextAnswer {
   const { weights } = DEFAULT_ANALYTICS;
   const w = weights.dead_click + weights.rage_click + weights.loop + weights.backtrack;
   const hit =
@@ -120,10 +127,13 @@ function contextAnswer(o: Outcome): EventContextAnswer {
     weights.rage_click * o.hits.rage_click +
     weights.loop * o.hits.confusion_loop +
     weights.backtrack * o.hits.backtrack;
+  const successRate = ratio(o.successes, o.count);
+  const frictionIndex = Math.min(1, ratio(hit, w * o.count));
   return {
     ...o,
-    success_rate: ratio(o.successes, o.count),
-    friction_index: Math.min(1, ratio(hit, w * o.count)),
+    success_rate: successRate,
+    friction_index: frictionIndex,
+    contextual_success_rate: successRate * (context === 'with_data_present' ? 1 : 1 - frictionIndex),
   };
 }
 
@@ -133,8 +143,8 @@ function eventContexts(tally: Tally): Answers['event_contexts'] {
       name,
       {
         total_occurrences: o.with_data_present.count + o.empty_state.count,
-        with_data_present: contextAnswer(o.with_data_present),
-        empty_state: contextAnswer(o.empty_state),
+        with_data_present: contextAnswer(o.with_data_present, 'with_data_present'),
+        empty_state: contextAnswer(o.empty_state, 'empty_state'),
       },
     ]),
   );

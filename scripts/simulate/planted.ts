@@ -36,6 +36,7 @@ const rage: Pattern = (g, user, session) => {
   });
   page('/reports').rage_clicks++;
   page('/reports').affected.add(user);
+  elementFact('/reports', '#export-btn').affected.add(user);
   for (const f of [fact('/reports'), elementFact('/reports', '#export-btn')]) {
     f.rage_clicks += clicks;
     f.rage_episodes++;
@@ -61,6 +62,7 @@ const deadClick: Pattern = (g, user, session) => {
   page('/dashboard').affected.add(user);
   fact('/dashboard').dead_clicks++;
   elementFact('/dashboard', '#chart').dead_clicks++;
+  elementFact('/dashboard', '#chart').affected.add(user);
 };
 
 /** Loop: settings ↔ billing, 12 s on each page (no quick back) with a scroll every 4 s (no idle). */

@@ -31,7 +31,9 @@ export interface PlantedSignal {
 
 export type ElementFacts = Pick<FrictionFacts, 'clicks' | 'dead_clicks' | 'rage_clicks' | 'rage_episodes'>;
 export type PageTally = PageAnswer & { idle_sum: number; affected: Set<string> };
-export type PageFacts = FrictionFacts & { elements: Record<string, ElementFacts> };
+/** An element's facts and the users with a planted signal on it. */
+export type ElementTally = ElementFacts & { affected: Set<string> };
+export type PageFacts = FrictionFacts & { elements: Record<string, ElementTally> };
 export interface FeatureTally {
   saw: Set<string>;
   used: Set<string>;
@@ -110,8 +112,14 @@ export class Tally {
       elements: {},
     });
 
-  readonly elementFact = (name: string, element: string): ElementFacts =>
-    (this.fact(name).elements[element] ??= { clicks: 0, dead_clicks: 0, rage_clicks: 0, rage_episodes: 0 });
+  readonly elementFact = (name: string, element: string): ElementTally =>
+    (this.fact(name).elements[element] ??= {
+      clicks: 0,
+      dead_clicks: 0,
+      rage_clicks: 0,
+      rage_episodes: 0,
+      affected: new Set(),
+    });
 
   readonly outcome = (event: string, context: UiContext): Outcome =>
     (this.outcomes[event] ??= { with_data_present: noOutcome(), empty_state: noOutcome() })[context];

@@ -62,10 +62,10 @@ export interface FrictionFacts {
   idle_ms: number;
 }
 
-/** A point of GET /analytics/friction (docs/metrics.md §6) with default weights; element "*" is the page. */
+/** A point of GET /analytics/friction (docs/metrics.md §6) with default weights; element null is the page. */
 export interface FrictionPointAnswer {
   page: string;
-  element: string;
+  element: string | null;
   friction_index: number;
   signals: { dead_clicks: number; rage_clicks: number; confusion_loops: number; avg_idle_time: number };
   users_affected: number;
@@ -81,6 +81,7 @@ export interface EventContextAnswer {
   /** occurrences hit by a signal of each kind */
   hits: { dead_click: number; rage_click: number; confusion_loop: number; backtrack: number };
   friction_index: number;
+  contextual_success_rate: number;
 }
 
 export interface Answers {
@@ -92,7 +93,7 @@ export interface Answers {
   features: Record<string, FeatureAnswer>;
   /** occurrences of feature_impression by UI context */
   impression_contexts: { with_data_present: number; empty_state: number };
-  /** every page and every (page, element) clicked, in the API's order: index down, then page, then element */
+  /** every page and every (page, element) clicked with friction, in the API's order: index down, then page, then element */
   friction_points: FrictionPointAnswer[];
   /** per event name emitted, as GET /analytics/context/events/{name} reports it */
   event_contexts: Record<

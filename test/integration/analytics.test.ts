@@ -100,19 +100,49 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     // home (u2 views it too: 3 views): dead 1/4 clicks, rage 3/4, loop views 2/3, backtracks 1/3, idle 0:
     //   0.25·0.25 + 0.25·0.75 + 0.2·2/3 + 0.15·1/3 = 0.433333333 (its elements share the page's navigation facts)
     // settings: backtracks 1/2, idle 21 s of 24 s: 0.15·0.5 + 0.15·0.875 = 0.20625
+    // A page row (element null) counts the users with a signal on the page; an element row those with a
+    // signal on the element: #apply was clicked once without friction, so nobody (its page's idle user is
+    // the page's). /done has no friction: left out unless include_zero=true.
     assert.deepEqual(points, [
+      ['/home', null, 0.433333333, 1],
       ['/home', '#broken', 0.433333333, 1],
       ['/home', '#save', 0.433333333, 1],
-      ['/home', '*', 0.433333333, 1],
-      ['/settings', '#apply', 0.20625, 1],
-      ['/settings', '*', 0.20625, 1],
-      ['/done', '*', 0, 0],
+      ['/settings', null, 0.20625, 1],
+      ['/settings', '#apply', 0.20625, 0],
     ]);
-    const home = reply.body.friction_points.find((p) => p.element === '*' && p.page === '/home')!;
+    const withZero = await call<{ friction_points: Record<string, unknown>[] }>(
+      api,
+      'GET',
+      '/analytics/friction?date_range=last_7_days&include_zero=true',
+      { key: read },
+    );
+    assert.deepEqual(
+      withZero.body.friction_points.map((p) => [p.page, p.element, p.friction_index, p.users_affected]),
+      [...points, ['/done', null, 0, 0]],
+    );
+    const home = reply.body.friction_points.find((p) => p.element === null && p.page === '/home')!;
     assert.deepEqual(home.signals, { dead_clicks: 1, rage_clicks: 1, confusion_loops: 1, avg_idle_time: 0 });
-    const settings = reply.body.friction_points.find((p) => p.element === '*' && p.page === '/settings')!;
+    const settings = reply.body.friction_points.find((p) => p.element === null && p.page === '/settings')!;
     assert.deepEqual(settings.signals, { dead_clicks: 0, rage_clicks: 0, confusion_loops: 0, avg_idle_time: 21 });
     assert.equal((settings.recommended_actions as string[]).length, 2);
+    // Paged like the admin lists; page_number, since page is the spec's page filter.
+    const paged = await call<{ friction_points: Record<string, unknown>[]; total: number; page_number: number }>(
+      api,
+      'GET',
+      '/analytics/friction?date_range=last_7_days&per_page=2&page_number=2',
+      { key: read },
+    );
+    assert.deepEqual(
+      [paged.body.friction_points.map((p) => [p.page, p.element]), paged.body.total, paged.body.page_number],
+      [
+        [
+          ['/home', '#save'],
+          ['/settings', null],
+        ],
+        5,
+        2,
+      ],
+    );
 
     const filtered = await call<{ friction_points: unknown[] }>(
       api,
@@ -184,6 +214,17 @@ describe('analytics pipeline: sessions, friction, features and event context', (
         context: { visible_in_empty_state: 0, avg_data_volume_when_used: 0 },
       },
     ]);
+    // Paged like the admin lists.
+    const second = await call<{ features: { name: string }[]; total: number; page: number; per_page: number }>(
+      api,
+      'GET',
+      '/analytics/features?date_range=last_7_days&per_page=1&page=2',
+      { key: read },
+    );
+    assert.deepEqual(
+      [second.body.features.map((f) => f.name), second.body.total, second.body.page, second.body.per_page],
+      [['reports'], 2, 2, 1],
+    );
     const pro = await call<{ features: Record<string, unknown>[] }>(
       api,
       'GET',
@@ -219,6 +260,22 @@ describe('analytics pipeline: sessions, friction, features and event context', (
       ],
       [1, 0],
     );
+    // usage_patterns and discovery_methods follow date_range like metrics: nothing happened in 2020.
+    const before = await call<Record<string, Record<string, number>>>(
+      api,
+      'GET',
+      '/analytics/features/export?date_range=custom&start=2020-01-01&end=2020-01-31',
+      { key: read },
+    );
+    assert.equal(before.status, 200);
+    assert.deepEqual(
+      [before.body.metrics, before.body.usage_patterns, before.body.discovery_methods],
+      [
+        { visibility_rate: 0, engagement_conversion: 0, discovery_gap_score: 0 },
+        { first_week_vr: 0, month_2_plus_vr: 0, avg_days_to_discovery: 0 },
+        { browsing: 0, power_user_exploration: 0, recommendation: 0, documentation: 0 },
+      ],
+    );
     assert.equal((await call(api, 'GET', '/analytics/features/nothing-like-it', { key: read })).status, 404);
     const badRange = await call(api, 'GET', '/analytics/features?date_range=forever', { key: read });
     assert.deepEqual(errorOf(badRange).details.field, 'date_range');
@@ -236,12 +293,14 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     assert.equal(reply.status, 200);
     assert.equal(reply.body.total_occurrences, 3);
     // The empty-state impression is followed on /home by a rage burst, a dead click and a backtrack.
+    // CSR = success rate × quality factor (1 with data present, 1 − friction index in an empty state).
     assert.deepEqual(reply.body.context_breakdown, {
-      with_data_present: { count: 2, success_rate: 1, friction_index: 0 },
+      with_data_present: { count: 2, success_rate: 1, friction_index: 0, contextual_success_rate: 1 },
       empty_state: {
         count: 1,
         success_rate: 0,
         friction_index: Math.round((0.65 / 0.85) * 1e9) / 1e9,
+        contextual_success_rate: 0,
         common_issues: ['dead_clicks', 'rage_clicks', 'backtracking'],
       },
     });

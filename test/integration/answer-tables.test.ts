@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
 import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../store/feature-usage.js';
-import { pageTotals } from '../../store/friction-points.js';
+import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { eraseUser } from '../../store/user-data.js';
 import { analyticsSink, applyEvents } from '../../processors/analytics-sink/runner.js';
@@ -39,8 +39,9 @@ function scenario(projectId: string, seed: number): TrackedEventRecord[] {
       };
       const page = PAGES[Math.floor(rnd() * PAGES.length)]!;
       push('page_view', { page });
-      // Some days a rage burst on the page (friction_page_users, friction_page_reach).
-      if (rnd() < 0.35) for (let c = 0; c < 3; c++) push('click', { element: '#save', ui_response: true });
+      // Some days three clicks on #save, the first unanswered: a dead click on the page and on the
+      // element (friction_page_users and _reach, friction_element_users and _reach).
+      if (rnd() < 0.35) for (let c = 0; c < 3; c++) push('click', { element: '#save', ui_response: c > 0 });
       for (const feature of FEATURES) {
         if (rnd() < 0.5) push('feature_impression', { feature, ui_context: { empty_state: rnd() < 0.3 } });
         if (rnd() < 0.25) {
@@ -116,6 +117,7 @@ const ANSWER_TABLES = [
   'tenure_sessions',
   'feature_discovery',
   'friction_page_reach',
+  'friction_element_reach',
   'segment_daily',
   'segment_feature_daily',
   'segment_feature_reach',
@@ -155,12 +157,13 @@ const RECOMPUTED: Record<string, string> = {
                       select f.feature, f.day, f.sessions_visible, m.first_seen_at
                       from feature_user_daily f join user_metrics m using (project_id, user_id) where f.project_id = $1
                     )
-                    select feature,
+                    select feature, day,
                            coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
                            coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'month_2_plus'), 0)::int as month_2_plus
-                    from t group by 1 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
-  feature_discovery: `select feature, coalesce(first_use_source, '') as method, count(*)::int as users
-                      from feature_users where project_id = $1 and first_used_at is not null group by 1, 2`,
+                    from t group by 1, 2 having sum(n) filter (where tenure_bucket(day, first_seen_at) is not null) > 0`,
+  feature_discovery: `select feature, coalesce(first_use_source, '') as method,
+                             (first_used_at at time zone 'utc')::date as day, count(*)::int as users
+                      from feature_users where project_id = $1 and first_used_at is not null group by 1, 2, 3`,
   segment_daily: `select 'plan' as segment_key, u.properties->>'plan' as segment_value, d.day, sum(d.sessions)::int as sessions
                   from user_daily d join users u using (project_id, user_id)
                   where d.project_id = $1 and ${SEGMENT} group by 1, 2, 3`,
@@ -182,6 +185,12 @@ const RECOMPUTED: Record<string, string> = {
                                      coalesce(lag(day) over (partition by page, user_id order by day), '-infinity') as prev_day
                               from friction_page_users where project_id = $1) e
                         group by 1, 2, 3`,
+  friction_element_reach: `select page, element, day, prev_day, count(*)::int as users
+                           from (select page, element, day,
+                                        coalesce(lag(day) over (partition by page, element, user_id order by day),
+                                                 '-infinity') as prev_day
+                                 from friction_element_users where project_id = $1) e
+                           group by 1, 2, 3, 4`,
 };
 
 async function rows(sql: string, projectId: string): Promise<string[]> {
@@ -212,7 +221,7 @@ async function assertConsistent(projectId: string): Promise<void> {
   }
 }
 
-describe('answer-sized feature and friction tables (migrations 15 and 17, store/answer-tables.ts)', () => {
+describe('answer-sized feature and friction tables (migrations 15, 17 and 23, store/answer-tables.ts)', () => {
   after(() => closeServices());
 
   it('equal a recomputation from the per-user rows, in any arrival order and after erasures', async () => {
@@ -277,6 +286,7 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, store/
       'friction_signals',
       'user_daily',
       'friction_page_daily',
+      'friction_element_users',
       'feature_user_daily',
       'event_context_daily',
       'feature_users',
@@ -303,6 +313,7 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, store/
     await feed(events, 5);
     const rnd = seededRandom(3);
     let checkedPages = 0;
+    let checkedElements = 0;
     let checkedSegments = 0;
     const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
     for (let i = 0; i < 25; i++) {
@@ -343,8 +354,24 @@ describe('answer-sized feature and friction tables (migrations 15 and 17, store/
         `users_affected ${JSON.stringify(range)}`,
       );
       checkedPages += distinct.length;
+      // ... and of the element points, from friction_element_reach.
+      const elements = await elementTotals(services().db, projectId, range.start, range.end, null);
+      const { rows: distinctOnElements } = await services().db.query<{ point: string; users: number }>(
+        `select page || ' ' || element as point, count(distinct user_id)::int as users from friction_element_users
+         where project_id = $1 and day between $2 and $3 group by 1`,
+        [projectId, range.start, range.end],
+      );
+      assert.deepEqual(
+        Object.fromEntries(
+          elements.map((e) => [`${e.page} ${e.element}`, e.users_affected]).filter(([, n]) => n !== 0),
+        ),
+        Object.fromEntries(distinctOnElements.map((d) => [d.point, d.users])),
+        `element users_affected ${JSON.stringify(range)}`,
+      );
+      checkedElements += distinctOnElements.length;
     }
     assert.ok(checkedPages > 10, `ranges with friction: ${checkedPages}`);
+    assert.ok(checkedElements > 5, `ranges with friction on elements: ${checkedElements}`);
     assert.ok(checkedSegments > 30, `segment rows compared: ${checkedSegments}`);
   });
 });

@@ -75,15 +75,20 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
   let read: string;
   let projectId: string;
   const get = (query: string, key = read) =>
-    call<{ trends: Trend[] }>(pipeline.api, 'GET', `/analytics/friction/trends${query}`, { key });
+    call<{ trends: Trend[]; date_range: { start: string; end: string } }>(
+      pipeline.api,
+      'GET',
+      `/analytics/friction/trends${query}`,
+      { key },
+    );
 
-  /** friction_page_daily of the project over the last 28 UTC days, read straight from the table. */
+  /** friction_page_daily of the project over the last 30 UTC days (the default range), read straight from the table. */
   const dailyRows = async () =>
     (
       await services().db.query<DailyRow>(
         `select page, to_char(day, 'YYYY-MM-DD') as day, views, clicks, dead_clicks, rage_clicks, loop_views, backtracks,
                 active_ms::float8 as active_ms, idle_ms::float8 as idle_ms
-         from friction_page_daily where project_id = $1 and day > (now() at time zone 'utc')::date - 28`,
+         from friction_page_daily where project_id = $1 and day > (now() at time zone 'utc')::date - 30`,
         [projectId],
       )
     ).rows;
@@ -180,7 +185,20 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
     assert.equal(byPage.status, 200);
     assert.deepEqual(sorted(byPage.body.trends), expected);
     assert.deepEqual((await get('')).body, byPage.body, 'no workflows yet: the default is by=page');
-    assert.deepEqual((await get('?by=workflow')).body, { trends: [] });
+    assert.deepEqual((await get('?by=workflow')).body.trends, []);
+    // date_range narrows the history: the last 7 days only (and no previous week to compare with).
+    const week = await get('?by=page&date_range=last_7_days');
+    assert.equal(week.status, 200, JSON.stringify(week.body));
+    const weekRows = rows.filter((r) => r.day >= week.body.date_range.start);
+    assert.deepEqual(
+      sorted(week.body.trends),
+      [...new Set(weekRows.map((r) => r.page))].sort().map((page) => {
+        const h = history(weekRows, [page]);
+        return { workflow: page, page, friction_history: h, ...frictionTrend(h) };
+      }),
+    );
+    assert.ok(week.body.trends.every((t) => t.friction_history.length <= 7));
+    assert.equal(errorOf(await get('?date_range=forever')).details.field, 'date_range');
   });
 
   it('with workflows, one trend per workflow (the default): its pages’ daily facts summed, each page once', async () => {
@@ -304,7 +322,7 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
     for (const query of ['', '?by=page', '?by=workflow', `?workflow_id=${id}`, '?goal=signup']) {
       const reply = await get(query, key);
       assert.equal(reply.status, 200, query);
-      assert.deepEqual(reply.body, { trends: [] }, query);
+      assert.deepEqual(reply.body.trends, [], query);
     }
   });
 });

@@ -130,7 +130,10 @@ describe('jobs come alive: targeting, completions, interventions, metrics', func
       drop_off_points: { step: string; drop_off_rate: number; friction_index: number }[];
     }>(api(), 'GET', `/analytics/jobs/${jobId}`, { key });
     assert.equal(analytics.status, 200);
-    assert.deepEqual(analytics.body.metrics, { ...job.body.metrics, intervention_acceptance_rate: 2 / 3 });
+    assert.deepEqual(analytics.body.metrics, {
+      ...job.body.metrics,
+      intervention_acceptance_rate: Math.round((2 / 3) * 1e9) / 1e9, // 9 decimals, as every analytics answer
+    });
     // ann and cat took the same path to the goal (the goal's workflows, whoever took them).
     assert.deepEqual(analytics.body.paths_to_success, [
       { path: ['/reports', 'intervention_shown', 'intervention_accepted'], frequency: 1, avg_time: 60 },

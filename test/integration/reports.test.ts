@@ -280,13 +280,15 @@ describe('scheduled reports', () => {
     const htmlMail = mailTo(`html-${id}@example.com`)[0]!;
     assert.equal(htmlMail.attachments.length, 0);
     assert.ok(htmlMail.html);
-    const friction = await call<{ friction_points: { page: string; element: string; friction_index: number }[] }>(
+    const friction = await call<{
+      friction_points: { page: string; element: string | null; friction_index: number }[];
+    }>(
       api,
       'GET',
-      `/analytics/friction?date_range=custom&start=${htmlRun.period.start}&end=${htmlRun.period.end}`,
+      `/analytics/friction?date_range=custom&start=${htmlRun.period.start}&end=${htmlRun.period.end}&include_zero=true`,
       { key: reader },
     );
-    const pages = friction.body.friction_points.filter((p) => p.element === '*');
+    const pages = friction.body.friction_points.filter((p) => p.element === null);
     assert.deepEqual(pages.map((p) => p.page).sort(), ['/home', '/settings']);
     for (const p of pages) assert.ok(htmlMail.html.includes(`>${p.page}</td>`), p.page);
     assert.match(htmlMail.text ?? '', /2 pages with activity/);

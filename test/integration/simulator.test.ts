@@ -70,9 +70,14 @@ describe("the simulator's answers equal the API's", () => {
   it('finds every planted friction pattern, and nothing else', async () => {
     assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
     const reply = await call<{
-      friction_points: { page: string; element: string; signals: Record<string, number>; users_affected: number }[];
-    }>(api, 'GET', '/analytics/friction?date_range=last_7_days', { key: read });
-    const pagePoints = reply.body.friction_points.filter((p) => p.element === '*');
+      friction_points: {
+        page: string;
+        element: string | null;
+        signals: Record<string, number>;
+        users_affected: number;
+      }[];
+    }>(api, 'GET', '/analytics/friction?date_range=last_7_days&include_zero=true&per_page=100', { key: read });
+    const pagePoints = reply.body.friction_points.filter((p) => p.element === null);
     assert.ok(pagePoints.length >= 5);
     for (const point of pagePoints) {
       const expected = answers.pages[point.page] ?? {
@@ -106,19 +111,19 @@ describe("the simulator's answers equal the API's", () => {
     const reply = await call<{
       friction_points: {
         page: string;
-        element: string;
+        element: string | null;
         friction_index: number;
         signals: Record<string, number>;
         users_affected: number;
       }[];
-    }>(api, 'GET', '/analytics/friction?date_range=last_7_days', { key: read });
+    }>(api, 'GET', '/analytics/friction?date_range=last_7_days&per_page=100', { key: read });
     const points = reply.body.friction_points;
-    const key = (p: { page: string; element: string }) => `${p.page} ${p.element}`;
+    const key = (p: { page: string; element: string | null }) => `${p.page} ${p.element}`;
     // The same points in the same order: index down, then page, then element.
     assert.deepEqual(points.map(key), answers.friction_points.map(key));
     // Planted friction makes indexes of every kind, not zeros alone.
-    assert.ok(answers.friction_points.some((p) => p.element !== '*' && p.facts.dead_clicks > 0));
-    assert.ok(answers.friction_points.some((p) => p.element !== '*' && p.facts.rage_clicks > 0));
+    assert.ok(answers.friction_points.some((p) => p.element !== null && p.facts.dead_clicks > 0));
+    assert.ok(answers.friction_points.some((p) => p.element !== null && p.facts.rage_clicks > 0));
     assert.ok(answers.friction_points.some((p) => p.facts.loop_views > 0));
     assert.ok(answers.friction_points.some((p) => p.facts.backtracks > 0));
     assert.ok(answers.friction_points.some((p) => p.facts.idle_ms > 0));
@@ -141,7 +146,7 @@ describe("the simulator's answers equal the API's", () => {
     const reply = await call<{ features: Record<string, unknown>[] }>(
       api,
       'GET',
-      '/analytics/features?date_range=last_7_days',
+      '/analytics/features?date_range=last_7_days&per_page=100',
       { key: read },
     );
     const expected = answers.features;
@@ -192,7 +197,10 @@ describe("the simulator's answers equal the API's", () => {
       const expected = answers.event_contexts[name]!;
       const reply = await call<{
         total_occurrences: number;
-        context_breakdown: Record<string, { count: number; success_rate: number; friction_index: number }>;
+        context_breakdown: Record<
+          string,
+          { count: number; success_rate: number; friction_index: number; contextual_success_rate: number }
+        >;
       }>(api, 'GET', `/analytics/context/events/${name}?date_range=last_7_days`, { key: read });
       assert.equal(reply.status, 200, name);
       assert.equal(reply.body.total_occurrences, expected.total_occurrences, `${name} total_occurrences`);
@@ -202,6 +210,11 @@ describe("the simulator's answers equal the API's", () => {
         assert.equal(actual.count, expected[context].count, `${what} count`);
         close(actual.success_rate, expected[context].success_rate, `${what} success_rate`);
         close(actual.friction_index, expected[context].friction_index, `${what} friction_index`);
+        close(
+          actual.contextual_success_rate,
+          expected[context].contextual_success_rate,
+          `${what} contextual_success_rate`,
+        );
       }
     }
   });

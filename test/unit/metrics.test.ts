@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import {
+  contextQualityFactor,
   contextualSuccessRate,
   discoveryGapScore,
   engagementConversion,
@@ -34,6 +35,13 @@ describe('metric formulas', () => {
     assert.equal(contextualSuccessRate(0.8, 0.5), 0.4);
     assert.equal(contextualSuccessRate(0.8, 2), 0.8);
     assert.equal(contextualSuccessRate(0.8, -1), 0);
+  });
+
+  it('the context quality factor is 1 with data present, 1 − the Friction Index in an empty state', () => {
+    assert.equal(contextQualityFactor('with_data_present', 0.7), 1);
+    assert.equal(contextQualityFactor('empty_state', 0.25), 0.75);
+    assert.equal(contextQualityFactor('empty_state', 0), 1);
+    assert.equal(contextualSuccessRate(0.8, contextQualityFactor('empty_state', 0.5)), 0.4);
   });
 });
 

@@ -84,7 +84,16 @@ async function gatherWorkflows(db: Pool, projectId: string): Promise<GoalLine[]>
   for (const { goal, computed_at, completions, ...w } of rows) {
     const line = goals.get(goal) ?? { goal, computed_at, completions, workflows: [] };
     goals.set(goal, line);
-    if (w.workflow_id !== null) line.workflows.push(w as WorkflowLine);
+    if (w.workflow_id === null) continue;
+    // 9 decimals, as GET /analytics/workflows answers them.
+    const { frequency, completion_rate, avg_time, efficiency_score } = w as WorkflowLine;
+    line.workflows.push({
+      ...(w as WorkflowLine),
+      frequency: round(frequency),
+      completion_rate: round(completion_rate),
+      avg_time: round(avg_time),
+      efficiency_score: round(efficiency_score),
+    });
   }
   return [...goals.values()];
 }

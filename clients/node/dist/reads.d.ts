@@ -26,6 +26,9 @@ export declare abstract class ApiCalls {
     features(query?: Query<'getAnalyticsFeatures'>): Promise<{
         date_range: components["schemas"]["DateRange"];
         features: components["schemas"]["FeatureUsage"][];
+        page: number;
+        per_page: number;
+        total: number;
     }>;
     feature(name: string, query?: Query<'getAnalyticsFeaturesFeature_name'>): Promise<{
         date_range: components["schemas"]["DateRange"];
@@ -53,7 +56,10 @@ export declare abstract class ApiCalls {
         };
     }>;
     workflows(query?: Query<'getAnalyticsWorkflows'>): Promise<{
+        page: number;
+        per_page: number;
         status?: "computing";
+        total: number;
         workflows: components["schemas"]["Workflow"][];
     }>;
     workflowEfficiency(workflowId: string): Promise<{
@@ -119,19 +125,25 @@ export declare abstract class ApiCalls {
     friction(query?: Query<'getAnalyticsFriction'>): Promise<{
         date_range: components["schemas"]["DateRange"];
         friction_points: components["schemas"]["FrictionPoint"][];
+        page_number: number;
+        per_page: number;
+        total: number;
     }>;
     frictionTrends(query?: Query<'getAnalyticsFrictionTrends'>): Promise<{
+        date_range: components["schemas"]["DateRange"];
         trends: components["schemas"]["FrictionTrend"][];
     }>;
     eventContext(event: string, query?: Query<'getAnalyticsContextEventsEvent_name'>): Promise<{
         context_breakdown: {
             empty_state: {
                 common_issues: string[];
+                contextual_success_rate: number;
                 count: number;
                 friction_index: number;
                 success_rate: number;
             };
             with_data_present: {
+                contextual_success_rate: number;
                 count: number;
                 friction_index: number;
                 success_rate: number;

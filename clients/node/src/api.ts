@@ -164,7 +164,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Friction points by page and element, highest Friction Index first */
+        /** Friction points by page (element null) and element, highest Friction Index first; points of index 0 only with include_zero=true */
         get: operations["getAnalyticsFriction"];
         put?: never;
         post?: never;
@@ -181,7 +181,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Daily Friction Index over the last 28 days, with trend and alert level: per workflow (default when the project has workflows) or per page */
+        /** Daily Friction Index over the date range, with trend and alert level: per workflow (default when the project has workflows) or per page */
         get: operations["getAnalyticsFrictionTrends"];
         put?: never;
         post?: never;
@@ -1302,11 +1302,15 @@ export interface components {
             context_breakdown: {
                 empty_state: {
                     common_issues: string[];
+                    /** @description CSR: success_rate × the context quality factor */
+                    contextual_success_rate: number;
                     count: number;
                     friction_index: number;
                     success_rate: number;
                 };
                 with_data_present: {
+                    /** @description CSR: success_rate × the context quality factor */
+                    contextual_success_rate: number;
                     count: number;
                     friction_index: number;
                     success_rate: number;
@@ -1358,6 +1362,9 @@ export interface components {
         FeatureList: {
             date_range: components["schemas"]["DateRange"];
             features: components["schemas"]["FeatureUsage"][];
+            page: number;
+            per_page: number;
+            total: number;
         };
         FeatureUsage: {
             avg_days_to_discovery: number;
@@ -1378,10 +1385,13 @@ export interface components {
         FrictionList: {
             date_range: components["schemas"]["DateRange"];
             friction_points: components["schemas"]["FrictionPoint"][];
+            page_number: number;
+            per_page: number;
+            total: number;
         };
         FrictionPoint: {
-            /** @description * for the page as a whole */
-            element: string;
+            /** @description null for the page as a whole */
+            element: string | null;
             friction_index: number;
             page: string;
             recommended_actions: string[];
@@ -1410,6 +1420,7 @@ export interface components {
             workflow_id?: string;
         };
         FrictionTrends: {
+            date_range: components["schemas"]["DateRange"];
             trends: components["schemas"]["FrictionTrend"][];
         };
         /**
@@ -1836,11 +1847,14 @@ export interface components {
             workflow_id: string;
         };
         WorkflowList: {
+            page: number;
+            per_page: number;
             /**
              * @description with 202: the goal is being mined; ask again after Retry-After
              * @constant
              */
             status?: "computing";
+            total: number;
             workflows: components["schemas"]["Workflow"][];
         };
     };
@@ -2449,6 +2463,10 @@ export interface operations {
                 end?: string;
                 /** @description add UI context (default true) */
                 include_context?: boolean;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page (at most 100) */
+                per_page?: number;
                 /** @description a user property filter property:value, e.g. plan:pro */
                 segment?: string;
                 /** @description YYYY-MM-DD, with date_range=custom */
@@ -2460,7 +2478,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { features, date_range } */
+            /** @description { features, total, page, per_page, date_range } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2620,10 +2638,16 @@ export interface operations {
                 date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
                 /** @description YYYY-MM-DD, with date_range=custom */
                 end?: string;
+                /** @description also the points whose Friction Index is 0 (default false) */
+                include_zero?: boolean;
                 /** @description only points at or above this index (0–1) */
                 min_friction_index?: number;
                 /** @description only this page or route */
                 page?: string;
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page (at most 100) */
+                per_page?: number;
                 /** @description YYYY-MM-DD, with date_range=custom */
                 start?: string;
             };
@@ -2633,7 +2657,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { friction_points, date_range } */
+            /** @description { friction_points, total, page_number, per_page, date_range } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2700,8 +2724,14 @@ export interface operations {
             query?: {
                 /** @description workflow or page; default: workflow when the project has workflows, else page */
                 by?: "workflow" | "page";
+                /** @description last_7_days, last_30_days (default), last_90_days or custom */
+                date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
+                /** @description YYYY-MM-DD, with date_range=custom */
+                end?: string;
                 /** @description only this goal's workflows (implies by=workflow) */
                 goal?: string;
+                /** @description YYYY-MM-DD, with date_range=custom */
+                start?: string;
                 /** @description only this workflow (implies by=workflow) */
                 workflow_id?: string;
             };
@@ -2711,7 +2741,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { trends } */
+            /** @description { trends, date_range } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3286,6 +3316,10 @@ export interface operations {
                 goal?: string;
                 /** @description only paths that reached the goal at least this many times */
                 min_frequency?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page (at most 100) */
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -3293,7 +3327,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { workflows } */
+            /** @description { workflows, total, page, per_page } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3308,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowList"];
                 };
             };
-            /** @description { workflows: [], status: "computing" } with Retry-After: a goal asked for the first time is being mined */
+            /** @description { workflows: [], total: 0, page, per_page, status: "computing" } with Retry-After: a goal asked for the first time is being mined */
             202: {
                 headers: {
                     /** @description requests per hour */

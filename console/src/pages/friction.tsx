@@ -10,7 +10,7 @@ import { type Loaded, useApi, useDateRange } from '../hooks';
 
 interface FrictionPoint {
   page: string;
-  element: string;
+  element: string | null;
   friction_index: number;
   signals: { dead_clicks: number; rage_clicks: number; confusion_loops: number; avg_idle_time: number };
   users_affected: number;
@@ -61,9 +61,9 @@ function sparkline(trend: Trend): ChartConfiguration<'line'> {
 export function Friction() {
   const range = useDateRange();
   const points = useApi<{ friction_points: FrictionPoint[]; date_range: { start: string; end: string } }>(
-    `/analytics/friction?${range.query}`,
+    `/analytics/friction?${range.query}&per_page=100`,
   );
-  const trends = useApi<{ trends: Trend[] }>('/analytics/friction/trends');
+  const trends = useApi<{ trends: Trend[] }>(`/analytics/friction/trends?${range.query}`);
   const live = useFrictionAlerts();
   const [showCalm, setShowCalm] = useState(false);
   const calm = points.data?.friction_points.filter((p) => p.friction_index === 0).length ?? 0;
@@ -115,8 +115,8 @@ export function Friction() {
                       <li key={`${p.page} ${p.element}`} class="card point">
                         <h3>
                           {p.page}
-                          {p.element !== '*' && <span class="element"> · {p.element}</span>}
-                          {p.element === '*' && <span class="muted"> (whole page)</span>}
+                          {p.element !== null && <span class="element"> · {p.element}</span>}
+                          {p.element === null && <span class="muted"> (whole page)</span>}
                         </h3>
                         <p class="index">
                           Friction Index <strong>{num(p.friction_index)}</strong>{' '}
