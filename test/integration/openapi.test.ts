@@ -261,6 +261,10 @@ describe('OpenAPI document', function () {
       api.call('GET', '/cohorts/{cohort_id}/users', { key: admin, params: { cohort_id: cohort.body.id } }),
       200,
     );
+    await expectStatus(
+      api.call('DELETE', '/cohorts/{cohort_id}', { key: admin, params: { cohort_id: cohort.body.id } }),
+      200,
+    );
 
     const report = await api.call<{ id: string }>('POST', '/analytics/reports', {
       key: admin,
@@ -288,6 +292,8 @@ describe('OpenAPI document', function () {
       200,
     );
     await expectStatus(api.call('GET', '/settings/rate-limit', { key: admin }), 200);
+    await expectStatus(api.call('GET', '/settings/retention', { key: admin }), 200);
+    await expectStatus(api.call('PUT', '/settings/retention', { key: admin, json: { alertsDays: 90 } }), 200);
     await expectStatus(api.call('PUT', '/settings/goals', { key: admin, json: { goals: [goal] } }), 200);
     await expectStatus(api.call('GET', '/settings/goals', { key: admin }), 200);
   });
