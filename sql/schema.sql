@@ -65,19 +65,24 @@ create table behavioural_cohorts (
   constraint behavioural_cohorts_churn_risk_check CHECK ((churn_risk = ANY (ARRAY['very_low'::text, 'low'::text, 'medium'::text, 'high'::text, 'very_high'::text]))),
   constraint behavioural_cohorts_expansion_opportunity_check CHECK ((expansion_opportunity = ANY (ARRAY['high'::text, 'medium'::text, 'low'::text]))),
   constraint behavioural_cohorts_pkey PRIMARY KEY (project_id, cohort_id),
+  constraint behavioural_cohorts_project_id_cohort_id_fkey FOREIGN KEY (project_id, cohort_id) REFERENCES cohorts(project_id, cohort_id) ON DELETE CASCADE,
   constraint behavioural_cohorts_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
 
 create table cohort_changes (
   project_id uuid not null,
-  change_id text not null,
+  change_id text not null default ('cc_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text)),
   cohort_id text not null,
   added text[] not null,
   removed text[] not null,
   size integer not null,
   changed_at timestamp with time zone not null default now(),
-  constraint cohort_changes_pkey PRIMARY KEY (project_id, change_id)
+  name text,
+  type text not null,
+  constraint cohort_changes_pkey PRIMARY KEY (project_id, change_id),
+  constraint cohort_changes_type CHECK ((type = ANY (ARRAY['custom'::text, 'behavioral'::text])))
 );
+CREATE INDEX cohort_changes_changed ON public.cohort_changes USING btree (changed_at);
 CREATE TRIGGER cohort_changes_published AFTER INSERT ON public.cohort_changes FOR EACH ROW EXECUTE FUNCTION pi_on_cohort_change();
 
 create table cohort_evaluations (
@@ -111,8 +116,9 @@ create table cohorts (
   cohort_id text not null,
   name text not null,
   type text not null default 'custom'::text,
-  criteria jsonb not null,
+  criteria jsonb,
   created_at timestamp with time zone not null default now(),
+  constraint cohorts_criteria_of_custom CHECK (((type = 'custom'::text) = (criteria IS NOT NULL))),
   constraint cohorts_pkey PRIMARY KEY (project_id, cohort_id),
   constraint cohorts_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
   constraint cohorts_type_check CHECK ((type = ANY (ARRAY['custom'::text, 'behavioral'::text])))
@@ -977,6 +983,17 @@ AS $function$
   select round(extract(epoch from first_used_at - first_seen_at) * 1000)::bigint
 $function$;
 
+CREATE OR REPLACE FUNCTION public.pi_cohort_change_data(c cohort_changes)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select jsonb_build_object('cohort_id', c.cohort_id, 'name', c.name, 'type', c.type,
+                            'added', to_jsonb(c.added[1:1000]), 'removed', to_jsonb(c.removed[1:1000]),
+                            'added_count', cardinality(c.added), 'removed_count', cardinality(c.removed),
+                            'size', c.size, 'changed_at', pi_utc(c.changed_at))
+$function$;
+
 CREATE OR REPLACE FUNCTION public.pi_enqueue_subscribed(p_project uuid, p_event text, p_user text, p_data jsonb)
  RETURNS void
  LANGUAGE sql
@@ -993,12 +1010,7 @@ CREATE OR REPLACE FUNCTION public.pi_on_cohort_change()
  LANGUAGE plpgsql
 AS $function$
 begin
-  perform pi_enqueue_subscribed(new.project_id, 'cohort.changed', null,
-    jsonb_build_object('cohort_id', new.cohort_id,
-                       'name', (select c.name from cohorts c where c.project_id = new.project_id and c.cohort_id = new.cohort_id),
-                       'added', to_jsonb(new.added[1:1000]), 'removed', to_jsonb(new.removed[1:1000]),
-                       'added_count', cardinality(new.added), 'removed_count', cardinality(new.removed),
-                       'size', new.size, 'changed_at', pi_utc(new.changed_at)));
+  perform pi_enqueue_subscribed(new.project_id, 'cohort.changed', null, pi_cohort_change_data(new));
   perform pg_notify('pi_stream', json_build_object('table', 'cohort_changes', 'project_id', new.project_id,
                                                    'id', new.change_id)::text);
   return null;

@@ -39,8 +39,8 @@ export async function evaluateCohort(
      removed as (delete from cohort_members c where c.project_id = $1 and c.cohort_id = $2
                    and ($3::text[] is null or c.user_id = any ($3::text[]))
                    and not exists (select 1 from current where current.user_id = c.user_id) returning c.user_id)
-     insert into cohort_changes (project_id, change_id, cohort_id, added, removed, size)
-     select $1, 'cc_' || replace(gen_random_uuid()::text, '-', ''), $2,
+     insert into cohort_changes (project_id, cohort_id, name, type, added, removed, size)
+     select $1, $2, (select name from cohorts where project_id = $1 and cohort_id = $2), 'custom',
             (select coalesce(array_agg(user_id order by user_id), '{}') from added),
             (select coalesce(array_agg(user_id order by user_id), '{}') from removed),
             (select count(*) from cohort_members where project_id = $1 and cohort_id = $2)

@@ -78,7 +78,7 @@ export const ADMIN_SCHEMAS = {
     metrics: obj({ ...jobMetrics, avg_time_to_completion: num }),
     updated_at: timestamp,
   }),
-  Cohort: obj({
+  CustomCohort: obj({
     id: str,
     name: str,
     type: literal('custom'),
@@ -86,9 +86,11 @@ export const ADMIN_SCHEMAS = {
     size: int,
     created_at: timestamp,
   }),
+  Cohort: { oneOf: [ref('CustomCohort'), ref('BehaviouralCohort')] },
   CohortList: paged('cohorts', ref('Cohort')),
-  CohortUsers: obj({
+  CustomCohortUsers: obj({
     cohort_id: str,
+    type: literal('custom'),
     users: array(
       obj({
         user_id: str,
@@ -104,6 +106,7 @@ export const ADMIN_SCHEMAS = {
     page: int,
     per_page: int,
   }),
+  CohortUsers: { oneOf: [ref('CustomCohortUsers'), ref('BehaviouralCohortUsers')] },
   Webhook: obj(webhook),
   WebhookCreated: obj({ ...webhook, secret: { ...str, description: 'whsec_…, shown once (Standard Webhooks)' } }),
   WebhookList: paged('webhooks', ref('Webhook')),

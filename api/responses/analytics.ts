@@ -32,7 +32,10 @@ const cohortFields = {
   characteristics: numbers,
   churn_risk: str,
   expansion_opportunity: str,
+  created_at: timestamp,
 };
+const topFeatures = array(obj({ feature: str, users: int, share: ratio }));
+const sizeOverTime = array(obj({ date, size: int }));
 const frictionHistory = array(obj({ date, friction_index: ratio }));
 
 /** The analytics read API (/analytics/…): the contract's shapes, and what this service adds to them. */
@@ -130,11 +133,31 @@ export const ANALYTICS_SCHEMAS = {
       },
     },
     traits: numbers,
-    top_features: array(obj({ feature: str, users: int, share: ratio })),
-    size_over_time: array(obj({ date, size: int })),
+    top_features: topFeatures,
+    size_over_time: sizeOverTime,
   }),
+  CustomCohortDetail: obj(
+    {
+      id: str,
+      name: str,
+      type: literal('custom'),
+      criteria: ref('cohort-create/properties/criteria'),
+      size: int,
+      created_at: timestamp,
+      percentage: ratio,
+      characteristics: nullable(numbers),
+      churn_risk: nullable(str),
+      expansion_opportunity: nullable(str),
+      top_features: topFeatures,
+      size_over_time: sizeOverTime,
+    },
+    {},
+    "a custom cohort graded by the clustering's rules (null while it has no members)",
+  ),
+  CohortDetail: { oneOf: [ref('BehaviouralCohortDetail'), ref('CustomCohortDetail')] },
   BehaviouralCohortUsers: obj({
     cohort_id: str,
+    type: literal('behavioral'),
     users: array({
       type: 'object',
       required: ['user_id'],

@@ -1,19 +1,19 @@
-import type { Pool } from '../../lib/db.js';
-import { notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging } from '../query.js';
-import { type Route, defineRoute, pathParam } from '../route.js';
+import { GroupSums } from '../../domain/cohorts/clustering.js';
 import { round } from '../../domain/metrics.js';
-
-interface CohortRow {
-  cohort_id: string;
-  name: string;
-  size: number;
-  percentage: number;
-  characteristics: Record<string, number>;
-  traits: Record<string, number>;
-  churn_risk: string;
-  expansion_opportunity: string;
-}
+import { type Pool, inTransaction } from '../../lib/db.js';
+import { eachMemberChunk, projectUsers } from '../../store/behavioural-facts.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+import {
+  type BehaviouralRow,
+  COHORT_ROWS,
+  type CohortRow,
+  type CustomRow,
+  cohortUsersRoute,
+  findCohort,
+  membersOf,
+  presentCohort,
+  rounded,
+} from './cohort-family.js';
 
 interface RunRow {
   k: number;
@@ -24,37 +24,90 @@ interface RunRow {
   computed_at: Date;
 }
 
-const rounded = (values: Record<string, number>) =>
-  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, round(value)]));
-
-/** The spec's Cohort record. */
-function presentCohort(row: CohortRow) {
-  return {
-    id: row.cohort_id,
-    name: row.name,
-    type: 'behavioral',
-    size: row.size,
-    percentage: round(row.percentage),
-    characteristics: rounded(row.characteristics),
-    churn_risk: row.churn_risk,
-    expansion_opportunity: row.expansion_opportunity,
-  };
-}
+/** Members' facts read at once (memory is bounded by this, not by the cohort). */
+const USERS_PER_READ = 5000;
 
 async function lastRun(db: Pool, projectId: string): Promise<RunRow | undefined> {
   const { rows } = await db.query<RunRow>('select * from behavioural_cohort_runs where project_id = $1', [projectId]);
   return rows[0];
 }
 
-async function findCohort(db: Pool, projectId: string, cohortId: string): Promise<CohortRow> {
-  const { rows } = await db.query<CohortRow>(
-    'select * from behavioural_cohorts where project_id = $1 and cohort_id = $2',
-    [projectId, cohortId],
+/** Features the members use, by how many of them use it. */
+async function topFeatures(db: Pool, projectId: string, cohort: CohortRow, size: number) {
+  const members = membersOf(projectId, cohort);
+  const { rows } = await db.query<{ feature: string; users: number }>(
+    `select f.feature, count(*)::int as users from feature_users f
+     where f.project_id = $1 and f.first_used_at is not null and f.user_id in (${members.sql})
+     group by f.feature order by users desc, f.feature limit 10`,
+    members.params,
   );
-  if (!rows[0]) throw notFound('behavioural cohort');
-  return rows[0];
+  return rows.map((f) => ({ feature: f.feature, users: f.users, share: round(f.users / size) }));
 }
 
+/** How a behavioural cohort was found, what sets it apart, and its size at each day's last computation. */
+async function behaviouralDetail(db: Pool, projectId: string, cohort: BehaviouralRow) {
+  const [run, features, { rows: sizes }] = await Promise.all([
+    lastRun(db, projectId),
+    topFeatures(db, projectId, cohort, cohort.size),
+    db.query<{ date: string; size: number }>(
+      `select to_char(day, 'YYYY-MM-DD') as date, size from behavioural_cohort_sizes
+       where project_id = $1 and cohort_id = $2 order by day`,
+      [projectId, cohort.cohort_id],
+    ),
+  ]);
+  return {
+    ...presentCohort(cohort, cohort.size),
+    definition: {
+      ...run!.definition,
+      k: run!.k,
+      silhouette: run!.silhouette === null ? null : round(run!.silhouette),
+      users_clustered: run!.users_clustered,
+      users_excluded: run!.users_excluded,
+      computed_at: run!.computed_at.toISOString(),
+    },
+    traits: rounded(cohort.traits),
+    top_features: features,
+    size_over_time: sizes,
+  };
+}
+
+/**
+ * A custom cohort described like a behavioural one: its members' (by its criteria, now) mean
+ * behaviour vector graded by the same rules, its top features, and its size after the last
+ * membership change of each UTC day (cohort_changes).
+ */
+async function customDetail(db: Pool, projectId: string, cohort: CustomRow) {
+  const { users, sums } = await inTransaction(db, async (client) => {
+    const { users, referenceDay } = await projectUsers(client, projectId);
+    const sums = new GroupSums(referenceDay);
+    await eachMemberChunk(client, projectId, cohort.criteria, USERS_PER_READ, (facts) => {
+      facts.forEach((f) => sums.addFacts(f));
+      return Promise.resolve();
+    });
+    return { users, sums };
+  });
+  const size = sums.n[0]!;
+  const profile = sums.profile();
+  const [features, { rows: sizes }] = await Promise.all([
+    topFeatures(db, projectId, cohort, size),
+    db.query<{ date: string; size: number }>(
+      `select distinct on (1) to_char(changed_at at time zone 'utc', 'YYYY-MM-DD') as date, size from cohort_changes
+       where project_id = $1 and cohort_id = $2 order by 1, changed_at desc`,
+      [projectId, cohort.cohort_id],
+    ),
+  ]);
+  return {
+    ...presentCohort(cohort, size),
+    percentage: round(users > 0 ? size / users : 0),
+    characteristics: profile ? rounded(profile.characteristics) : null,
+    churn_risk: profile?.churn_risk ?? null,
+    expansion_opportunity: profile?.expansion_opportunity ?? null,
+    top_features: features,
+    size_over_time: sizes,
+  };
+}
+
+/** The analytics view of the cohort family: the clustering's result, and any cohort in detail. */
 export function behaviouralCohortRoutes(db: Pool): Route[] {
   return [
     defineRoute({
@@ -71,13 +124,16 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const [{ rows }, run] = await Promise.all([
-          db.query<CohortRow>('select * from behavioural_cohorts where project_id = $1 order by size desc, cohort_id', [
-            projectId,
-          ]),
+          db.query<BehaviouralRow>(
+            `select ${COHORT_ROWS.columns} from ${COHORT_ROWS.from}
+             where ${COHORT_ROWS.visible} and c.project_id = $1 and c.type = 'behavioral'
+             order by b.size desc, c.cohort_id`,
+            [projectId],
+          ),
           lastRun(db, projectId),
         ]);
         ctx.body = {
-          cohorts: rows.map(presentCohort),
+          cohorts: rows.map((r) => presentCohort(r, r.size)),
           computed_at: run?.computed_at.toISOString() ?? null,
           users_clustered: run?.users_clustered ?? 0,
           users_excluded: run?.users_excluded ?? 0,
@@ -88,90 +144,24 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/analytics/cohorts/:cohort_id',
       tag: 'Analytics',
-      summary: 'One behavioural cohort: how it was found, what sets it apart, its top features and size over time',
+      summary: 'One cohort of either type: its profile, what sets it apart, its top features and size over time',
       scope: 'analytics:read',
       success: {
         status: 200,
-        schema: 'BehaviouralCohortDetail',
-        description: 'Cohort record with definition, traits, top_features and size_over_time',
+        schema: 'CohortDetail',
+        description:
+          'Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria',
       },
-      errors: { 404: 'No such behavioural cohort in this project' },
+      errors: { 404: 'No such cohort in this project' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const cohort = await findCohort(db, projectId, pathParam(ctx, 'cohort_id'));
-        const [run, { rows: features }, { rows: sizes }] = await Promise.all([
-          lastRun(db, projectId),
-          // Features the members use, by how many of them use it.
-          db.query<{ feature: string; users: number }>(
-            `select f.feature, count(*)::int as users
-             from behavioural_cohort_members m
-             join feature_users f on f.project_id = m.project_id and f.user_id = m.user_id and f.first_used_at is not null
-             where m.project_id = $1 and m.cohort_id = $2
-             group by f.feature order by users desc, f.feature limit 10`,
-            [projectId, cohort.cohort_id],
-          ),
-          db.query<{ date: string; size: number }>(
-            `select to_char(day, 'YYYY-MM-DD') as date, size from behavioural_cohort_sizes
-             where project_id = $1 and cohort_id = $2 order by day`,
-            [projectId, cohort.cohort_id],
-          ),
-        ]);
-        ctx.body = {
-          ...presentCohort(cohort),
-          definition: {
-            ...run!.definition,
-            k: run!.k,
-            silhouette: run!.silhouette === null ? null : round(run!.silhouette),
-            users_clustered: run!.users_clustered,
-            users_excluded: run!.users_excluded,
-            computed_at: run!.computed_at.toISOString(),
-          },
-          traits: rounded(cohort.traits),
-          top_features: features.map((f) => ({
-            feature: f.feature,
-            users: f.users,
-            share: round(f.users / cohort.size),
-          })),
-          size_over_time: sizes,
-        };
+        ctx.body =
+          cohort.type === 'behavioral'
+            ? await behaviouralDetail(db, projectId, cohort)
+            : await customDetail(db, projectId, cohort);
       },
     }),
-    defineRoute({
-      method: 'GET',
-      path: '/analytics/cohorts/:cohort_id/users',
-      tag: 'Analytics',
-      summary: "A behavioural cohort's members with the behaviour they were clustered on",
-      scope: 'analytics:read',
-      query: PAGING_PARAMS,
-      success: {
-        status: 200,
-        schema: 'BehaviouralCohortUsers',
-        description: '{ cohort_id, users, total, page, per_page }',
-      },
-      errors: { 404: 'No such behavioural cohort in this project' },
-      async handle(ctx) {
-        const paged = paging(ctx);
-        const { projectId } = ctx.state.auth;
-        const cohort = await findCohort(db, projectId, pathParam(ctx, 'cohort_id'));
-        const { rows, total } = await pageOf<{ user_id: string; features: Record<string, number> }>(
-          db,
-          {
-            columns: 'user_id, features',
-            from: 'behavioural_cohort_members',
-            where: 'project_id = $1 and cohort_id = $2',
-            order: 'user_id',
-          },
-          [projectId, cohort.cohort_id],
-          paged,
-        );
-        ctx.body = {
-          cohort_id: cohort.cohort_id,
-          users: rows.map((r) => ({ user_id: r.user_id, ...rounded(r.features) })),
-          total,
-          page: paged.page,
-          per_page: paged.perPage,
-        };
-      },
-    }),
+    cohortUsersRoute(db, { path: '/analytics/cohorts/:cohort_id/users', tag: 'Analytics', scope: 'analytics:read' }),
   ];
 }

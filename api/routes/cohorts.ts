@@ -1,45 +1,23 @@
-import { type CohortCriteria, checkCohortCriteria, compileCohortCriteria } from '../../domain/cohorts/criteria.js';
-import { type Pool, inTransaction } from '../../lib/db.js';
+import { type CohortCriteria, checkCohortCriteria } from '../../domain/cohorts/criteria.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
+import { COHORT_MEMBERSHIP_PASS } from '../../store/cohort-membership.js';
+import { lockProjectPass } from '../../store/locks.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import {
+  COHORT_ROWS,
+  COHORT_TYPES,
+  type CohortRow,
+  cohortUsersRoute,
+  findCohort,
+  presentCohort,
+  sizeOf,
+} from './cohort-family.js';
 
-interface CohortRow {
-  cohort_id: string;
-  name: string;
-  type: string;
-  criteria: CohortCriteria;
-  created_at: Date;
-}
-
-/** Members are the users whose pipeline metrics meet every condition (user_metrics). */
-function membership(projectId: string, criteria: CohortCriteria) {
-  const { sql, params } = compileCohortCriteria(criteria, 2);
-  return { where: `m.project_id = $1 and ${sql}`, params: [projectId, ...params] };
-}
-
-async function size(db: Pool, projectId: string, criteria: CohortCriteria): Promise<number> {
-  const { where, params } = membership(projectId, criteria);
-  const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from user_metrics m where ${where}`,
-    params,
-  );
-  return rows[0]!.n;
-}
-
-function presentCohort(row: CohortRow, members: number) {
-  return {
-    id: row.cohort_id,
-    name: row.name,
-    type: row.type,
-    criteria: row.criteria,
-    size: members,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
+/** The administration of the cohort family: custom cohorts are defined and deleted here, every cohort is read here. */
 export function cohortRoutes(db: Pool): Route[] {
   return [
     defineRoute<{ name: string; criteria: CohortCriteria }>({
@@ -72,90 +50,103 @@ export function cohortRoutes(db: Pool): Route[] {
             );
           }
           const { rows } = await client.query<CohortRow>(
-            'insert into cohorts (project_id, cohort_id, name, criteria) values ($1, $2, $3, $4) returning *',
+            `insert into cohorts (project_id, cohort_id, name, criteria) values ($1, $2, $3, $4)
+             returning cohort_id, name, type, criteria, created_at`,
             [projectId, newId('coh'), input.name, input.criteria],
           );
           return rows[0]!;
         });
         ctx.status = 201;
-        ctx.body = presentCohort(row, await size(db, projectId, input.criteria));
+        ctx.body = presentCohort(row, await sizeOf(db, projectId, row));
       },
     }),
     defineRoute({
       method: 'GET',
       path: '/cohorts',
       tag: 'Cohorts',
-      summary: 'List custom cohorts with their current size',
+      summary: 'List every cohort, behavioural and custom, newest first, with its current size',
       scope: 'admin',
-      query: PAGING_PARAMS,
+      query: [
+        ...PAGING_PARAMS,
+        { name: 'type', description: 'only cohorts of this type', schema: { type: 'string', enum: COHORT_TYPES } },
+      ],
       success: { status: 200, schema: 'CohortList', description: '{ cohorts, total, page, per_page }' },
       async handle(ctx) {
         const paged = paging(ctx);
+        const type = stringParam(ctx, 'type', COHORT_TYPES);
         const { projectId } = ctx.state.auth;
         const { rows, total } = await pageOf<CohortRow>(
           db,
           {
-            columns: '*',
-            from: 'cohorts',
-            where: `project_id = $1 and type = 'custom'`,
-            order: 'created_at desc, cohort_id',
+            columns: COHORT_ROWS.columns,
+            from: COHORT_ROWS.from,
+            where: `${COHORT_ROWS.visible} and c.project_id = $1 and ($2::text is null or c.type = $2)`,
+            order: 'c.created_at desc, c.cohort_id',
           },
-          [projectId],
+          [projectId, type ?? null],
           paged,
         );
-        const cohorts = await Promise.all(
-          rows.map(async (r) => presentCohort(r, await size(db, projectId, r.criteria))),
-        );
+        const cohorts = await Promise.all(rows.map(async (r) => presentCohort(r, await sizeOf(db, projectId, r))));
         ctx.body = { cohorts, total, page: paged.page, per_page: paged.perPage };
       },
     }),
     defineRoute({
       method: 'GET',
-      path: '/cohorts/:cohort_id/users',
+      path: '/cohorts/:cohort_id',
       tag: 'Cohorts',
-      summary: "A cohort's members with their metrics",
+      summary: 'One cohort of either type with its current size',
       scope: 'admin',
-      query: PAGING_PARAMS,
-      success: { status: 200, schema: 'CohortUsers', description: '{ cohort_id, users, total, page, per_page }' },
+      success: { status: 200, schema: 'Cohort', description: 'The cohort, as in the list' },
       errors: { 404: 'No such cohort in this project' },
       async handle(ctx) {
-        const { page, perPage, offset } = paging(ctx);
         const { projectId } = ctx.state.auth;
-        const { rows: found } = await db.query<CohortRow>(
-          `select * from cohorts where project_id = $1 and cohort_id = $2 and type = 'custom'`,
-          [projectId, pathParam(ctx, 'cohort_id')],
-        );
-        if (!found[0]) throw notFound('cohort');
-        const { where, params } = membership(projectId, found[0].criteria);
-        const { rows } = await db.query<Record<string, unknown>>(
-          `select m.user_id, m.events, m.days_active, m.sessions, m.features_used, m.friction_index, m.last_seen_at
-           from user_metrics m where ${where} order by m.user_id limit ${perPage} offset ${offset}`,
-          params,
-        );
-        ctx.body = {
-          cohort_id: found[0].cohort_id,
-          users: rows.map((r) => ({ ...r, last_seen_at: (r.last_seen_at as Date | null)?.toISOString() ?? null })),
-          total: await size(db, projectId, found[0].criteria),
-          page,
-          per_page: perPage,
-        };
+        const cohort = await findCohort(db, projectId, pathParam(ctx, 'cohort_id'));
+        ctx.body = presentCohort(cohort, await sizeOf(db, projectId, cohort));
       },
     }),
+    cohortUsersRoute(db, { path: '/cohorts/:cohort_id/users', tag: 'Cohorts', scope: 'admin' }),
     defineRoute({
       method: 'DELETE',
       path: '/cohorts/:cohort_id',
       tag: 'Cohorts',
-      summary: 'Delete a custom cohort (its members go with it; changes already announced stay)',
+      summary: 'Delete a custom cohort; its members leave it (one last cohort.changed)',
       scope: 'admin',
       success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
-      errors: { 404: 'No such cohort in this project' },
+      errors: {
+        404: 'No such cohort in this project',
+        409: 'A behavioural cohort: computed by clustering, it cannot be deleted',
+      },
       async handle(ctx) {
-        const { rows } = await db.query<{ cohort_id: string }>(
-          `delete from cohorts where project_id = $1 and cohort_id = $2 and type = 'custom' returning cohort_id`,
-          [ctx.state.auth.projectId, pathParam(ctx, 'cohort_id')],
-        );
-        if (!rows[0]) throw notFound('cohort');
-        ctx.body = { id: rows[0].cohort_id, deleted: true };
+        const { projectId } = ctx.state.auth;
+        const cohort = await findCohort(db, projectId, pathParam(ctx, 'cohort_id'));
+        if (cohort.type === 'behavioral') {
+          throw new ApiError(
+            409,
+            'conflict',
+            `${cohort.cohort_id} is a behavioural cohort: the behavioural-cohorts worker computes it by clustering ` +
+              'users, so it cannot be deleted; it goes when a recomputation no longer finds it.',
+            { reason: 'computed_cohort', type: cohort.type },
+          );
+        }
+        const deleted = await inTransaction(db, async (client) => {
+          // Not while the membership worker evaluates the project: the members read here are the last ones.
+          await lockProjectPass(client, COHORT_MEMBERSHIP_PASS, projectId);
+          // Members and evaluations go with the cohort (on delete cascade); its past changes stay.
+          const { rows } = await client.query<{ n: number }>(
+            `with members as (select coalesce(array_agg(user_id order by user_id), '{}') as removed
+                              from cohort_members where project_id = $1 and cohort_id = $2),
+                  gone as (delete from cohorts where project_id = $1 and cohort_id = $2 and type = 'custom' returning name),
+                  announced as (
+                    insert into cohort_changes (project_id, cohort_id, name, type, added, removed, size)
+                    select $1, $2, gone.name, 'custom', '{}', members.removed, 0 from gone, members
+                    where cardinality(members.removed) > 0)
+             select count(*)::int as n from gone`,
+            [projectId, cohort.cohort_id],
+          );
+          return rows[0]!.n > 0;
+        });
+        if (!deleted) throw notFound('cohort');
+        ctx.body = { id: cohort.cohort_id, deleted: true };
       },
     }),
   ];

@@ -2,7 +2,7 @@
  * The stream's wire protocol (DESIGN §7), free of I/O: what a client may send and what the server
  * answers. The connection handling lives in server.ts.
  */
-export const CHANNELS = ['friction_alerts', 'job_completions'] as const;
+export const CHANNELS = ['friction_alerts', 'job_completions', 'cohort_changes'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export type ClientMessage =

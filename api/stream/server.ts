@@ -52,7 +52,7 @@ interface Published {
 
 /**
  * The stream at ws://<host>/v1/stream on the API's port: auth first, then subscriptions to
- * friction_alerts and job_completions of the key's project. Rows are found by a catch-up query
+ * friction_alerts, job_completions and cohort_changes of the key's project. Rows are found by a catch-up query
  * woken by NOTIFY, on reconnection and by a timer, and de-duplicated by key, so a missed
  * notification delays a message and never loses it.
  */
@@ -183,6 +183,9 @@ export function attachStream(server: http.Server, options: StreamOptions) {
        select project_id || ':jc:' || completion_id, project_id, 'job_completions', created_at,
               jsonb_build_object('job_id', job_id, 'user_id', user_id, 'completed_at', completed_at)
        from job_completions where created_at > now() - $1 * interval '1 millisecond'
+       union all
+       select c.project_id || ':cc:' || c.change_id, c.project_id, 'cohort_changes', c.changed_at, pi_cohort_change_data(c)
+       from cohort_changes c where c.changed_at > now() - $1 * interval '1 millisecond'
        order by 4`,
       [lookbackMs],
     );

@@ -121,6 +121,40 @@ export class ClusterSums {
 
 export type CohortOf = Omit<Cohort, 'members'> & { label: number };
 
+/** A group's mean behaviour vector and what the rules say of it (churn risk, expansion opportunity). */
+export type Profile = Pick<Cohort, 'characteristics' | 'churn_risk' | 'expansion_opportunity'>;
+
+/** The profile of the users summed under `label`; undefined when there are none. */
+export function profileOf(sums: ClusterSums, label: number): Profile | undefined {
+  const n = sums.n[label]!;
+  if (n === 0) return undefined;
+  const characteristics = asVector(sums.vectors[label]!.map((x) => x / n));
+  return {
+    characteristics,
+    churn_risk: churnRisk(characteristics),
+    expansion_opportunity: expansionOpportunity(characteristics),
+  };
+}
+
+/**
+ * Any group of users described by the clusters' rules (a custom cohort): its members' vectors summed
+ * under one label, whatever their sessions (a user without any has a vector too).
+ */
+export class GroupSums extends ClusterSums {
+  constructor(private readonly referenceDay: string) {
+    super(1);
+  }
+
+  addFacts(f: UserFacts): void {
+    const vector = behaviourVector(f, this.referenceDay);
+    this.add({ user_id: f.user_id, label: 0, vector, raw: transformed(vector) });
+  }
+
+  profile(): Profile | undefined {
+    return profileOf(this, 0);
+  }
+}
+
 /**
  * The cohorts from their members' sums: means, names, ids matched to the previous run's, churn risk
  * and expansion opportunity; largest first. `users` is every user considered (clustered or not),
@@ -136,21 +170,17 @@ export function cohortsOf(
   const zs = centroids.map((ct) => standardise(ct, model.scaler));
   const names = cohortNames(zs.map(asVector));
   const ids = matchIds(previous, zs, model.scaler, names);
-  const cohorts = centroids.map((centroid, l): CohortOf => {
-    const characteristics = asVector(sums.vectors[l]!.map((x) => x / sums.n[l]!));
-    return {
-      label: l,
-      id: ids[l]!,
-      name: names[l]!,
-      size: sums.n[l]!,
-      percentage: sums.n[l]! / users,
-      characteristics,
-      centroid: asVector(centroid),
-      z: asVector(zs[l]!),
-      churn_risk: churnRisk(characteristics),
-      expansion_opportunity: expansionOpportunity(characteristics),
-    };
-  });
+  const cohorts = centroids.map((centroid, l): CohortOf => ({
+    label: l,
+    id: ids[l]!,
+    name: names[l]!,
+    size: sums.n[l]!,
+    percentage: sums.n[l]! / users,
+    // Every cluster has members (k-means keeps none empty).
+    ...profileOf(sums, l)!,
+    centroid: asVector(centroid),
+    z: asVector(zs[l]!),
+  }));
   return cohorts.sort((a, b) => b.size - a.size || byCodePoint(a.id, b.id));
 }
 

@@ -25,7 +25,8 @@ export async function startService(
   logFile = '.bench/service.log',
 ): Promise<RunningService> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
-  const file = fs.createWriteStream(logFile, { flags: 'a' });
+  // Written synchronously: a bench that dies keeps the service's last lines (why it died may be there).
+  const file = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,7 +35,7 @@ export async function startService(
   const found: Record<string, string> = {};
   const ready = new Promise<void>((resolve, reject) => {
     const onLine = (line: string) => {
-      file.write(`${line}\n`);
+      fs.writeSync(file, `${line}\n`);
       log.push(line);
       if (log.length > 2000) log.shift();
       const m = /^\s+(base URL|stream URL|admin key)\s+(\S+)/.exec(line);

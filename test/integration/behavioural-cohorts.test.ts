@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
 import { COHORT_FEATURES, type Vector } from '../../domain/cohorts/behavioural.js';
 import { refreshBehaviouralCohorts, startBehaviouralCohortWorker } from '../../workers/behavioural-cohorts/worker.js';
+import { refreshCohortMembership } from '../../workers/cohort-membership/worker.js';
 import {
   call,
   count,
@@ -15,6 +16,7 @@ import {
   waitFor,
   waitForAnalytics,
 } from './helpers.js';
+import { type StreamClient, subscribedClient } from './stream-client.js';
 
 type Group = 'power' | 'struggler' | 'casual' | 'explorer';
 type Event = { user_id: string; event: string; timestamp: string; message_id: string; properties: object };
@@ -98,7 +100,25 @@ interface CohortRecord {
   characteristics: Vector;
   churn_risk: string;
   expansion_opportunity: string;
+  created_at: string;
 }
+
+/** What a cohort.changed message carries, but its time. */
+interface ChangeData {
+  cohort_id: string;
+  name: string;
+  type: string;
+  added: string[];
+  removed: string[];
+  added_count: number;
+  removed_count: number;
+  size: number;
+}
+const withoutTime = (data: unknown) => {
+  const { changed_at, ...rest } = data as ChangeData & { changed_at: string };
+  assert.match(changed_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  return rest;
+};
 
 describe('behavioural cohorts: planted groups recovered by clustering, through the API', () => {
   let pipeline: TestPipeline;
@@ -108,6 +128,7 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
   let read: string;
   let writeOnly: string;
   let other: string;
+  let stream: StreamClient;
   const run = crypto.randomUUID().slice(0, 8);
   const groupOf = new Map<string, Group>();
 
@@ -151,6 +172,29 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     }
   }
 
+  /** The members each cohort's published changes add up to (folded in order), by cohort id. */
+  async function changesFolded(): Promise<Map<string, string[]>> {
+    const { rows } = await services().db.query<{ cohort_id: string; added: string[]; removed: string[] }>(
+      'select cohort_id, added, removed from cohort_changes where project_id = $1 order by changed_at, cohort_id',
+      [projectId],
+    );
+    const folded = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const set = folded.get(r.cohort_id) ?? new Set<string>();
+      r.added.forEach((u) => set.add(u));
+      r.removed.forEach((u) => set.delete(u));
+      folded.set(r.cohort_id, set);
+    }
+    return new Map([...folded].filter(([, set]) => set.size > 0).map(([id, set]) => [id, [...set].sort()]));
+  }
+
+  /** Every cohort's published changes add up to its members, and no cohort gone keeps any. */
+  async function assertChangesAddUp(): Promise<void> {
+    const expected = new Map<string, string[]>();
+    for (const cohort of await cohorts()) expected.set(cohort.id, (await members(cohort.id)).sort());
+    assert.deepEqual(await changesFolded(), expected);
+  }
+
   /** Every row of the new tables for the project, computation and check times left out. */
   async function snapshot(): Promise<Record<string, unknown[]>> {
     const out: Record<string, unknown[]> = {};
@@ -172,8 +216,18 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     projectId = project.projectId;
     other = (await newProject(['analytics:read'])).keys[0]!;
     await send(24, 0);
+    // Membership changes reach a subscription (the outbox) and the stream alike.
+    const hook = await call(api, 'POST', '/webhooks', {
+      key: write,
+      json: { url: 'https://hooks.example.com/cohorts', events: ['cohort.changed'] },
+    });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    stream = await subscribedClient(api.streamUrl, read, ['cohort_changes']);
   });
-  after(() => stopPipeline(pipeline));
+  after(async () => {
+    stream?.ws.close();
+    await stopPipeline(pipeline);
+  });
 
   it('the worker clusters the project; each planted group is one cohort with ≥ 95 % purity', async () => {
     const worker = await startBehaviouralCohortWorker(services());
@@ -191,6 +245,7 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
       assert.deepEqual(Object.keys(cohort).sort(), [
         'characteristics',
         'churn_risk',
+        'created_at',
         'expansion_opportunity',
         'id',
         'name',
@@ -225,6 +280,148 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     assert.ok(of('struggler').characteristics.friction_index > of('power').characteristics.friction_index);
     assert.ok(of('struggler').characteristics.loop_patterns_rate >= 0.5); // 3 of 6 views close a loop
     assert.ok(of('explorer').characteristics.efficiency_score < of('power').characteristics.efficiency_score);
+
+    // The first computation announces every cohort's members as cohort.changed: on the stream and to the
+    // project's subscription (its outbox rows), with the same data.
+    const { rows: outbox } = await services().db.query<{ data: ChangeData }>(
+      `select payload->'data' as data from webhook_deliveries where project_id = $1 and event = 'cohort.changed'`,
+      [projectId],
+    );
+    assert.equal(outbox.length, found.length);
+    for (const cohort of found) {
+      const users = (await members(cohort.id)).sort();
+      const expected = {
+        cohort_id: cohort.id,
+        name: cohort.name,
+        type: 'behavioral',
+        added: users,
+        removed: [],
+        added_count: cohort.size,
+        removed_count: 0,
+        size: cohort.size,
+      };
+      const message = await stream.next(
+        (m) => m.channel === 'cohort_changes' && (m.data as ChangeData).cohort_id === cohort.id,
+      );
+      assert.deepEqual(withoutTime(message.data), expected);
+      assert.deepEqual(withoutTime(outbox.find((r) => r.data.cohort_id === cohort.id)!.data), expected);
+    }
+  });
+
+  it('shares one id space with custom cohorts: listed, fetched, detailed and deleted alike', async () => {
+    const found = await cohorts();
+    const power = found.find((c) => c.name === 'Power users')!;
+    // Power users are the ones who use five features or more (docs of plant()).
+    const created = await call<{ id: string }>(api, 'POST', '/cohorts', {
+      key: write,
+      json: { name: 'Five features', criteria: { features_used: { gte: 5 } } },
+    });
+    assert.equal(created.status, 201);
+    const custom = created.body.id;
+
+    type Listed = { cohorts: { id: string; type: string }[]; total: number; page: number; per_page: number };
+    const list = async (query: string) => {
+      const reply = await call<Listed>(api, 'GET', `/cohorts${query}`, { key: write });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      return reply.body;
+    };
+    const all = await list('?per_page=100');
+    assert.equal(all.total, found.length + 1);
+    assert.equal(all.cohorts[0]!.id, custom, 'newest first');
+    assert.deepEqual(all.cohorts.map((c) => c.id).sort(), [custom, ...found.map((c) => c.id)].sort());
+    // A behavioural cohort is listed as /analytics/cohorts shows it.
+    assert.deepEqual(
+      all.cohorts.find((c) => c.id === power.id),
+      power,
+    );
+    assert.deepEqual(
+      (await list('?type=custom')).cohorts.map((c) => c.id),
+      [custom],
+    );
+    const behavioural = await list('?type=behavioral');
+    assert.deepEqual(
+      [behavioural.total, new Set(behavioural.cohorts.map((c) => c.type))],
+      [found.length, new Set(['behavioral'])],
+    );
+    const paged = await list(`?per_page=2&page=3`);
+    assert.deepEqual([paged.cohorts.length, paged.total, paged.page, paged.per_page], [1, found.length + 1, 3, 2]);
+    const badType = await call(api, 'GET', '/cohorts?type=smart', { key: write });
+    assert.deepEqual([badType.status, errorOf(badType).details], [400, { field: 'type', reason: 'invalid_value' }]);
+
+    // One at a time, either type; the members under /cohorts and /analytics/cohorts are the same answer.
+    assert.deepEqual((await call(api, 'GET', `/cohorts/${power.id}`, { key: write })).body, power);
+    const one = await call<Record<string, unknown>>(api, 'GET', `/cohorts/${custom}`, { key: write });
+    assert.deepEqual(
+      [one.body.id, one.body.type, one.body.criteria, one.body.size],
+      [custom, 'custom', { features_used: { gte: 5 } }, power.size],
+    );
+    for (const id of [power.id, custom]) {
+      const path = `/cohorts/${id}/users?per_page=7&page=2`;
+      const admin = await call(api, 'GET', path, { key: write });
+      assert.equal(admin.status, 200);
+      assert.deepEqual((await call(api, 'GET', `/analytics${path}`, { key: read })).body, admin.body);
+    }
+    assert.deepEqual((await members(custom)).sort(), (await members(power.id)).sort());
+
+    // The same members: the custom cohort's profile is the behavioural cohort's, by the same rules.
+    const detail = async (id: string) => {
+      const reply = await call<Record<string, unknown>>(api, 'GET', `/analytics/cohorts/${id}`, { key: read });
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      return reply.body;
+    };
+    const [customDetail, powerDetail] = [await detail(custom), await detail(power.id)];
+    for (const field of [
+      'size',
+      'percentage',
+      'characteristics',
+      'churn_risk',
+      'expansion_opportunity',
+      'top_features',
+    ]) {
+      assert.deepEqual(customDetail[field], powerDetail[field], field);
+    }
+    assert.deepEqual([customDetail.type, customDetail.criteria], ['custom', { features_used: { gte: 5 } }]);
+    // Its size over time follows its membership changes (none before the membership worker's first pass).
+    assert.deepEqual(customDetail.size_over_time, []);
+    await refreshCohortMembership(services());
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual((await detail(custom)).size_over_time, [{ date: today, size: power.size }]);
+
+    // A behavioural cohort is computed, so it cannot be deleted; a custom one can, and its members leave it.
+    const refused = await call(api, 'DELETE', `/cohorts/${power.id}`, { key: write });
+    assert.equal(refused.status, 409);
+    assert.deepEqual(errorOf(refused).details, { reason: 'computed_cohort', type: 'behavioral' });
+    assert.match(errorOf(refused).message, /behavioural cohort.*cannot be deleted/);
+    assert.equal((await call(api, 'GET', `/cohorts/${power.id}`, { key: write })).status, 200);
+    assert.equal((await call(api, 'DELETE', `/cohorts/${custom}`, { key: read })).status, 403);
+    const deleted = await call(api, 'DELETE', `/cohorts/${custom}`, { key: write });
+    assert.deepEqual([deleted.status, deleted.body], [200, { id: custom, deleted: true }]);
+    const last = await stream.next(
+      (m) =>
+        m.channel === 'cohort_changes' &&
+        (m.data as ChangeData).cohort_id === custom &&
+        (m.data as ChangeData).removed.length > 0,
+    );
+    const powerUsers = (await members(power.id)).sort();
+    assert.deepEqual(withoutTime(last.data), {
+      cohort_id: custom,
+      name: 'Five features',
+      type: 'custom',
+      added: [],
+      removed: powerUsers,
+      added_count: 0,
+      removed_count: powerUsers.length,
+      size: 0,
+    });
+    for (const [method, path] of [
+      ['GET', `/cohorts/${custom}`],
+      ['GET', `/cohorts/${custom}/users`],
+      ['GET', `/analytics/cohorts/${custom}`],
+      ['DELETE', `/cohorts/${custom}`],
+    ] as const) {
+      assert.equal((await call(api, method, path, { key: write })).status, 404, `${method} ${path}`);
+    }
+    await assertChangesAddUp();
   });
 
   it('details a cohort: definition, traits, top features and size over time', async () => {
@@ -287,6 +484,8 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
       after.map((c) => [c.id, c.name, c.size]).sort(),
       before.map((c) => [c.id, c.name, c.size + 3]).sort(),
     );
+    // The newcomers' arrival is announced: the changes still add up to the members.
+    await assertChangesAddUp();
 
     // The same tables give the same rows, with no previous run to match: what a replay relies on.
     const grown = await snapshot();

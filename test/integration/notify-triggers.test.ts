@@ -46,8 +46,8 @@ describe('NOTIFY triggers', () => {
       [projectId],
     );
     await db.query(
-      `insert into cohort_changes (project_id, change_id, cohort_id, added, removed, size)
-       values ($1, 'cc_1', 'coh_1', '{u1}', '{}', 1)`,
+      `insert into cohort_changes (project_id, change_id, cohort_id, name, type, added, removed, size)
+       values ($1, 'cc_1', 'coh_1', 'c', 'custom', '{u1}', '{}', 1)`,
       [projectId],
     );
     await waitFor('seven notifications', () => heard.length >= 7);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { defaultOptions, sendSimulation } from '../../scripts/simulate.js';
+import { refreshCohortMembership } from '../../workers/cohort-membership/worker.js';
 import {
   call,
   newProject,
@@ -141,6 +142,45 @@ describe('stream: ws://…/v1/stream', function () {
       [b.projectId],
     );
     const marker = await theirs.next((m) => (m.data as { job_id?: string } | undefined)?.job_id === 'job_marker');
+    assert.deepEqual(
+      theirs.messages.filter((m) => m.channel),
+      [marker],
+      'another project sees nothing of ours',
+    );
+    mine.ws.close();
+    theirs.ws.close();
+  });
+
+  it('publishes cohort membership changes on cohort_changes, to the project only', async () => {
+    const api = pipeline.api;
+    const mine = await subscribedClient(url(), a.keys[1]!, ['cohort_changes']);
+    const theirs = await subscribedClient(url(), b.keys[0]!, ['cohort_changes']);
+    const user = `member-${crypto.randomUUID()}`;
+    const posted = await call(api, 'POST', '/events', {
+      key: a.keys[0],
+      json: { user_id: user, event: 'page_view', properties: { page: '/cohort' } },
+    });
+    assert.equal(posted.status, 202);
+    await waitForAnalytics();
+    const cohort = await call<{ id: string }>(api, 'POST', '/cohorts', {
+      key: a.keys[0],
+      json: { name: 'Everyone', criteria: { events: { gte: 1 } } },
+    });
+    assert.equal(cohort.status, 201);
+    await refreshCohortMembership(services());
+    const change = await mine.next((m) => m.channel === 'cohort_changes');
+    const data = change.data as Record<string, unknown>;
+    assert.deepEqual([data.cohort_id, data.name, data.type, data.removed], [cohort.body.id, 'Everyone', 'custom', []]);
+    assert.ok((data.added as string[]).includes(user));
+    assert.equal(data.size, data.added_count);
+    assert.match(String(change.timestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // Marker: a change of the other project, written after ours was published (see the test above).
+    await services().db.query(
+      `insert into cohort_changes (project_id, change_id, cohort_id, name, type, added, removed, size)
+       values ($1, 'cc_marker', 'coh_marker', 'marker', 'custom', '{}', '{u}', 0)`,
+      [b.projectId],
+    );
+    const marker = await theirs.next((m) => (m.data as { cohort_id?: string } | undefined)?.cohort_id === 'coh_marker');
     assert.deepEqual(
       theirs.messages.filter((m) => m.channel),
       [marker],

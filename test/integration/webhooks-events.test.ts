@@ -195,6 +195,7 @@ describe('webhook events from live traffic: chats, walkthrough-progress, user.fr
     assert.deepEqual(payloads('/cohort')[0]!.data, {
       cohort_id: cohort.body.id,
       name: 'Busy',
+      type: 'custom',
       added: members,
       removed: [],
       added_count: members.length,
@@ -229,6 +230,17 @@ describe('webhook events from live traffic: chats, walkthrough-progress, user.fr
       ),
       0,
       'erasure leaves no trace of the user in changes or deliveries',
+    );
+
+    // Deleting the cohort is its members' last change: every remaining one leaves it.
+    await refreshCohortMembership(services());
+    assert.equal((await call(api, 'DELETE', `/cohorts/${cohort.body.id}`, { key })).status, 200);
+    await waitFor('the last change', () => arrivals('/cohort').length === 3);
+    const last = payloads('/cohort')[2]!.data;
+    const remaining = [...members.slice(1), newcomer].sort();
+    assert.deepEqual(
+      [last.cohort_id, last.name, last.added, last.removed, last.size],
+      [cohort.body.id, 'Busy', [], remaining, 0],
     );
   });
 });

@@ -7,7 +7,7 @@ import {
   type Vector,
   behaviourVector,
 } from '../../domain/cohorts/behavioural.js';
-import { clusterUsers } from '../../domain/cohorts/clustering.js';
+import { GroupSums, clusterUsers } from '../../domain/cohorts/clustering.js';
 import {
   churnRisk,
   churnScore,
@@ -326,5 +326,31 @@ describe('behavioural cohorts', () => {
     const { facts } = planted({ power: 4, struggler: 0, casual: 5, explorer: 0 });
     const result = clusterUsers(facts, REF, []);
     assert.deepEqual([result.k, result.cohorts, result.users_clustered, result.users_excluded], [0, [], 0, 9]);
+  });
+
+  it('profiles any group of users (a custom cohort) as the clustering profiles a cohort of the same users', () => {
+    const { facts } = planted({ power: 30, struggler: 25, casual: 35, explorer: 20 });
+    const factsOf = new Map(facts.map((f) => [f.user_id, f]));
+    for (const cohort of clusterUsers(facts, REF, []).cohorts) {
+      const group = new GroupSums(REF);
+      cohort.members.forEach((m) => group.addFacts(factsOf.get(m.user_id)!));
+      assert.deepEqual(group.profile(), {
+        characteristics: cohort.characteristics,
+        churn_risk: cohort.churn_risk,
+        expansion_opportunity: cohort.expansion_opportunity,
+      });
+    }
+    // A user without a session counts too; nobody gives no profile.
+    const idle = new GroupSums(REF);
+    assert.equal(idle.profile(), undefined);
+    idle.addFacts({ ...base, sessions: 0, days_active: 0, avg_session_seconds: null, first_seen_day: null });
+    assert.deepEqual(idle.profile()!.characteristics, {
+      avg_features_used: 0,
+      daily_active_rate: 0,
+      avg_session_length: 0,
+      efficiency_score: 0.5,
+      friction_index: 0,
+      loop_patterns_rate: 0,
+    });
   });
 });

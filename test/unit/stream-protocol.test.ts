@@ -120,7 +120,7 @@ describe('stream protocol: parseClientMessage', () => {
             type: 'error',
             code: 'unknown_channel',
             message: `Unknown channel(s): ${unknown.join(', ')}.`,
-            details: { unknown, channels: ['friction_alerts', 'job_completions'] },
+            details: { unknown, channels: ['friction_alerts', 'job_completions', 'cohort_changes'] },
           }));
       }
     }
@@ -132,8 +132,8 @@ describe('stream protocol: subscribedReply', () => {
     ['nothing held', [], []],
     ['one channel', ['job_completions'], ['job_completions']],
     [
-      'both, listed in the protocol order whatever the order held',
-      ['job_completions', 'friction_alerts'],
+      'all, listed in the protocol order whatever the order held',
+      ['cohort_changes', 'job_completions', 'friction_alerts'],
       [...CHANNELS],
     ],
   ];

@@ -28,7 +28,9 @@ const RULES_VERSION = 'v1';
  * Recomputes the behavioural cohorts of one project (or of every project) whose tables changed
  * since their last computation and whose last computation is at least `minAgeMs` old. Each
  * project is one transaction under an advisory lock (another worker skips it): a crash leaves
- * the previous cohorts or the new ones, never a mix. Today's size-history row is written on
+ * the previous cohorts or the new ones, never a mix, with their rows in the id space shared with
+ * custom cohorts (`cohorts`) and their membership changes (cohort_changes, published as
+ * cohort.changed) in the same transaction. Today's size-history row is written on
  * every pass. Returns how many projects were recomputed. `modelSample` lowers the model's sample
  * (BEHAVIOURAL_COHORTS.modelSample) for tests of a large project's path with few users.
  */
@@ -106,13 +108,14 @@ async function recomputeIfChanged(
   const sample = await modelSample(client, projectId, clustered, sampleLimit);
   const { candidates, model } = fitClusters(sample, referenceDay);
   const run = { candidates, fingerprint, referenceDay: reference_day, sample: sample.length, sampleLimit };
+  // Every clustered user to the nearest centroid, a chunk at a time; members wait in a temporary table
+  // until their cohorts' ids are known (they depend on all members' means). Without a model it stays
+  // empty: every previous member leaves.
+  await client.query('create temporary table assigned (user_id text, label int, features jsonb) on commit drop');
   if (!model) {
     await store(client, projectId, { k: 0, silhouette: null, users_clustered: 0, users_excluded: users }, [], run);
     return true;
   }
-  // Every clustered user to the nearest centroid, a chunk at a time; members wait in a temporary table
-  // until their cohorts' ids are known (they depend on all members' means).
-  await client.query('create temporary table assigned (user_id text, label int, features jsonb) on commit drop');
   const sums = new ClusterSums(model.k);
   await eachClusteredChunk(client, projectId, USERS_PER_READ, async (facts) => {
     const assigned = facts.map((f) => assignUser(f, referenceDay, model));
@@ -152,9 +155,23 @@ async function store(
   },
 ): Promise<void> {
   const c = BEHAVIOURAL_COHORTS;
-  // Members go with their cohort (on delete cascade).
+  const ids = cohorts.map((cohort) => cohort.id);
+  const labels = cohorts.map((cohort) => cohort.label);
+  await recordChanges(client, projectId, cohorts);
+  // Members go with their cohort (on delete cascade); a cohort no longer found leaves the id space.
   await client.query('delete from behavioural_cohorts where project_id = $1', [projectId]);
+  await client.query(
+    `delete from cohorts where project_id = $1 and type = 'behavioral' and not (cohort_id = any ($2::text[]))`,
+    [projectId, ids],
+  );
   if (cohorts.length > 0) {
+    // Its row in the id space shared with custom cohorts, created at its first computation.
+    await client.query(
+      `insert into cohorts (project_id, cohort_id, name, type) select $1, id, name, 'behavioral'
+       from unnest($2::text[], $3::text[]) as x(id, name)
+       on conflict (project_id, cohort_id) do update set name = excluded.name`,
+      [projectId, ids, cohorts.map((cohort) => cohort.name)],
+    );
     await client.query(
       `insert into behavioural_cohorts (project_id, cohort_id, name, size, percentage, characteristics, centroid, traits,
                                         churn_risk, expansion_opportunity, computed_at)
@@ -166,7 +183,7 @@ async function store(
     await client.query(
       `insert into behavioural_cohort_members (project_id, cohort_id, user_id, features)
        select $1, l.cohort_id, a.user_id, a.features from assigned a join unnest($2::int[], $3::text[]) as l(label, cohort_id) using (label)`,
-      [projectId, cohorts.map((cohort) => cohort.label), cohorts.map((cohort) => cohort.id)],
+      [projectId, labels, ids],
     );
   }
   const definition = {
@@ -197,6 +214,40 @@ async function store(
       totals.users_excluded,
       JSON.stringify(definition),
       run.fingerprint,
+    ],
+  );
+}
+
+/**
+ * Records, per cohort, who joined and who left since the previous computation (the members still in
+ * behavioural_cohort_members against those in `assigned`) as cohort_changes rows, published as
+ * cohort.changed: a new cohort adds all its members, a cohort no longer found removes all of its own
+ * (size 0, under its last name).
+ */
+async function recordChanges(client: PoolClient, projectId: string, cohorts: CohortOf[]): Promise<void> {
+  await client.query(
+    `with now_in as (
+       select l.cohort_id, a.user_id from assigned a join unnest($2::int[], $3::text[]) as l(label, cohort_id) using (label)),
+     was_in as (select cohort_id, user_id from behavioural_cohort_members where project_id = $1),
+     moved as (
+       select coalesce(n.cohort_id, w.cohort_id) as cohort_id,
+              coalesce(array_agg(n.user_id order by n.user_id) filter (where w.user_id is null), '{}') as added,
+              coalesce(array_agg(w.user_id order by w.user_id) filter (where n.user_id is null), '{}') as removed
+       from now_in n full join was_in w on w.cohort_id = n.cohort_id and w.user_id = n.user_id
+       where n.user_id is null or w.user_id is null
+       group by 1)
+     insert into cohort_changes (project_id, cohort_id, name, type, added, removed, size)
+     select $1, m.cohort_id, coalesce(x.name, c.name), 'behavioral', m.added, m.removed, coalesce(x.size, 0)
+     from moved m
+     left join unnest($3::text[], $4::text[], $5::int[]) as x(cohort_id, name, size) on x.cohort_id = m.cohort_id
+     left join cohorts c on c.project_id = $1 and c.cohort_id = m.cohort_id
+     order by m.cohort_id`,
+    [
+      projectId,
+      cohorts.map((cohort) => cohort.label),
+      cohorts.map((cohort) => cohort.id),
+      cohorts.map((cohort) => cohort.name),
+      cohorts.map((cohort) => cohort.size),
     ],
   );
 }

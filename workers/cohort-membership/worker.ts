@@ -16,7 +16,7 @@ export const TIME_RELATIVE_PASS_MS = 10 * 60_000;
 const TIME_RELATIVE = ['last_seen_days'];
 
 /**
- * Live membership of custom cohorts (docs/metrics.md §14): each pass evaluates every cohort's
+ * Live membership of custom cohorts (docs/metrics.md §14): each pass evaluates every custom cohort's
  * criteria for the users whose user_metrics row changed since the last pass (cohort_user_changes),
  * and over all of the project's users for a cohort never evaluated, whose criteria changed, or whose
  * criteria depend on time and whose last such evaluation is TIME_RELATIVE_PASS_MS old. Differences
@@ -34,8 +34,9 @@ export async function refreshCohortMembership(
   const { rows: projects } = await db.query<{ project_id: string }>(
     `select project_id from cohort_user_changes
      union select c.project_id from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
-       where e.cohort_id is null or e.criteria <> c.criteria
-          or (c.criteria ?| $1 and e.evaluated_at <= now() - $2::float8 * interval '1 millisecond')
+       where c.type = 'custom'
+         and (e.cohort_id is null or e.criteria <> c.criteria
+              or (c.criteria ?| $1 and e.evaluated_at <= now() - $2::float8 * interval '1 millisecond'))
      order by 1`,
     [TIME_RELATIVE, TIME_RELATIVE_PASS_MS],
   );
@@ -49,7 +50,7 @@ export async function refreshCohortMembership(
                   e.cohort_id is null or e.criteria <> c.criteria
                     or (c.criteria ?| $2 and e.evaluated_at <= now() - $3::float8 * interval '1 millisecond') as full
            from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
-           where c.project_id = $1 order by c.cohort_id`,
+           where c.project_id = $1 and c.type = 'custom' order by c.cohort_id`,
           [project_id, TIME_RELATIVE, TIME_RELATIVE_PASS_MS],
         );
         let recorded = 0;

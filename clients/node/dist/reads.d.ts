@@ -85,6 +85,7 @@ export declare abstract class ApiCalls {
             [key: string]: number;
         };
         churn_risk: string;
+        created_at: string;
         definition: {
             computed_at: string;
             k: number;
@@ -116,6 +117,7 @@ export declare abstract class ApiCalls {
         page: number;
         per_page: number;
         total: number;
+        type: "behavioral";
         users: ({
             user_id: string;
         } & {
@@ -263,6 +265,18 @@ export declare abstract class ApiCalls {
         total: number;
     }>;
     createCohort(cohort: Body<'postCohorts'>): Promise<{
+        characteristics: {
+            [key: string]: number;
+        };
+        churn_risk: string;
+        created_at: string;
+        expansion_opportunity: string;
+        id: string;
+        name: string;
+        percentage: number;
+        size: number;
+        type: "behavioral";
+    } | {
         created_at: string;
         criteria: components["schemas"]["cohort-create"]["criteria"];
         id: string;
@@ -275,6 +289,18 @@ export declare abstract class ApiCalls {
         page: number;
         per_page: number;
         total: number;
+        type: "behavioral";
+        users: ({
+            user_id: string;
+        } & {
+            [key: string]: number;
+        })[];
+    } | {
+        cohort_id: string;
+        page: number;
+        per_page: number;
+        total: number;
+        type: "custom";
         users: {
             days_active: number;
             events: number;

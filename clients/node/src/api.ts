@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One behavioural cohort: how it was found, what sets it apart, its top features and size over time */
+        /** One cohort of either type: its profile, what sets it apart, its top features and size over time */
         get: operations["getAnalyticsCohortsCohort_id"];
         put?: never;
         post?: never;
@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A behavioural cohort's members with the behaviour they were clustered on */
+        /** A cohort's members: a behavioural cohort's with their clustered values, a custom cohort's with their metrics */
         get: operations["getAnalyticsCohortsCohort_idUsers"];
         put?: never;
         post?: never;
@@ -337,7 +337,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List custom cohorts with their current size */
+        /** List every cohort, behavioural and custom, newest first, with its current size */
         get: operations["getCohorts"];
         put?: never;
         /** Define a custom cohort over user behaviour metrics */
@@ -355,10 +355,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One cohort of either type with its current size */
+        get: operations["getCohortsCohort_id"];
         put?: never;
         post?: never;
-        /** Delete a custom cohort (its members go with it; changes already announced stay) */
+        /** Delete a custom cohort; its members leave it (one last cohort.changed) */
         delete: operations["deleteCohortsCohort_id"];
         options?: never;
         head?: never;
@@ -372,7 +373,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A cohort's members with their metrics */
+        /** A cohort's members: a behavioural cohort's with their clustered values, a custom cohort's with their metrics */
         get: operations["getCohortsCohort_idUsers"];
         put?: never;
         post?: never;
@@ -1029,6 +1030,8 @@ export interface components {
                 [key: string]: number;
             };
             churn_risk: string;
+            /** Format: date-time */
+            created_at: string;
             expansion_opportunity: string;
             id: string;
             name: string;
@@ -1042,6 +1045,8 @@ export interface components {
                 [key: string]: number;
             };
             churn_risk: string;
+            /** Format: date-time */
+            created_at: string;
             /** @description how the clustering that found the cohort was run */
             definition: {
                 /** Format: date-time */
@@ -1084,22 +1089,15 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+            /** @constant */
+            type: "behavioral";
             users: ({
                 user_id: string;
             } & {
                 [key: string]: number;
             })[];
         };
-        Cohort: {
-            /** Format: date-time */
-            created_at: string;
-            criteria: components["schemas"]["cohort-create"]["criteria"];
-            id: string;
-            name: string;
-            size: number;
-            /** @constant */
-            type: "custom";
-        };
+        Cohort: components["schemas"]["CustomCohort"] | components["schemas"]["BehaviouralCohort"];
         /** Custom cohort */
         "cohort-create": {
             /** @description Maps a user metric (features_used, days_active, sessions, events, friction_index, avg_session_length, last_seen_days) to operators (gte, gt, lte, lt, eq, ne: number; between: [low, high]); all conditions must hold. */
@@ -1108,28 +1106,14 @@ export interface components {
             };
             name: string;
         };
+        CohortDetail: components["schemas"]["BehaviouralCohortDetail"] | components["schemas"]["CustomCohortDetail"];
         CohortList: {
             cohorts: components["schemas"]["Cohort"][];
             page: number;
             per_page: number;
             total: number;
         };
-        CohortUsers: {
-            cohort_id: string;
-            page: number;
-            per_page: number;
-            total: number;
-            users: {
-                days_active: number;
-                events: number;
-                features_used: number;
-                friction_index: number;
-                /** Format: date-time */
-                last_seen_at: string | null;
-                sessions: number;
-                user_id: string;
-            }[];
-        };
+        CohortUsers: components["schemas"]["CustomCohortUsers"] | components["schemas"]["BehaviouralCohortUsers"];
         /** Console sign-in with a one-time link's token */
         "console-link-sign-in": {
             /** @description The token after #token= in the link. */
@@ -1213,6 +1197,61 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             token: string;
+        };
+        CustomCohort: {
+            /** Format: date-time */
+            created_at: string;
+            criteria: components["schemas"]["cohort-create"]["criteria"];
+            id: string;
+            name: string;
+            size: number;
+            /** @constant */
+            type: "custom";
+        };
+        /** @description a custom cohort graded by the clustering's rules (null while it has no members) */
+        CustomCohortDetail: {
+            characteristics: {
+                [key: string]: number;
+            } | null;
+            churn_risk: string | null;
+            /** Format: date-time */
+            created_at: string;
+            criteria: components["schemas"]["cohort-create"]["criteria"];
+            expansion_opportunity: string | null;
+            id: string;
+            name: string;
+            percentage: number;
+            size: number;
+            size_over_time: {
+                /** Format: date */
+                date: string;
+                size: number;
+            }[];
+            top_features: {
+                feature: string;
+                share: number;
+                users: number;
+            }[];
+            /** @constant */
+            type: "custom";
+        };
+        CustomCohortUsers: {
+            cohort_id: string;
+            page: number;
+            per_page: number;
+            total: number;
+            /** @constant */
+            type: "custom";
+            users: {
+                days_active: number;
+                events: number;
+                features_used: number;
+                friction_index: number;
+                /** Format: date-time */
+                last_seen_at: string | null;
+                sessions: number;
+                user_id: string;
+            }[];
         };
         /** @description the days the answer covers, UTC */
         DateRange: {
@@ -2009,7 +2048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cohort record with definition, traits, top_features and size_over_time */
+            /** @description Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2021,7 +2060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BehaviouralCohortDetail"];
+                    "application/json": components["schemas"]["CohortDetail"];
                 };
             };
             /** @description Invalid request (details.field, details.reason) */
@@ -2051,7 +2090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such behavioural cohort in this project */
+            /** @description No such cohort in this project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2096,7 +2135,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohort_id, users, total, page, per_page } */
+            /** @description { cohort_id, type, users, total, page, per_page } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2108,7 +2147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BehaviouralCohortUsers"];
+                    "application/json": components["schemas"]["CohortUsers"];
                 };
             };
             /** @description Invalid request (details.field, details.reason) */
@@ -2138,7 +2177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such behavioural cohort in this project */
+            /** @description No such cohort in this project */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3814,6 +3853,8 @@ export interface operations {
                 page?: number;
                 /** @description items per page (at most 100) */
                 per_page?: number;
+                /** @description only cohorts of this type */
+                type?: "behavioral" | "custom";
             };
             header?: never;
             path?: never;
@@ -3985,6 +4026,88 @@ export interface operations {
             };
         };
     };
+    getCohortsCohort_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cohort_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cohort, as in the list */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such cohort in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteCohortsCohort_id: {
         parameters: {
             query?: never;
@@ -4047,6 +4170,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A behavioural cohort: computed by clustering, it cannot be deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (Retry-After) */
             429: {
                 headers: {
@@ -4083,7 +4215,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohort_id, users, total, page, per_page } */
+            /** @description { cohort_id, type, users, total, page, per_page } */
             200: {
                 headers: {
                     /** @description requests per hour */

@@ -168,7 +168,12 @@ class ReadHelpers:
         return cast(CustomCohort, self._write("POST", "/cohorts", body, idempotent=False))
 
     def custom_cohorts(self, page: Optional[int] = None, per_page: Optional[int] = None) -> CustomCohortList:
-        return cast(CustomCohortList, self._get("/cohorts", {"page": page, "per_page": per_page}))
+        """``GET /cohorts?type=custom`` (the list holds behavioural cohorts too without the type)."""
+        return cast(CustomCohortList, self._get("/cohorts", {"type": "custom", "page": page, "per_page": per_page}))
+
+    def delete_custom_cohort(self, cohort_id: str) -> Deleted:
+        """``DELETE /cohorts/{id}``; a behavioural cohort answers 409 ``conflict`` (it is computed)."""
+        return cast(Deleted, self._write("DELETE", path_of("cohorts", cohort_id)))
 
     def custom_cohort_users(
         self, cohort_id: str, page: Optional[int] = None, per_page: Optional[int] = None

@@ -319,6 +319,8 @@ class ReadsTest(unittest.TestCase):
         with self.assertRaises(ApiError) as caught:
             api.create_custom_cohort(name, {"mood": {"gte": 1}})
         self.assertEqual(caught.exception.details.get("reason"), "unknown_metric")
+        self.assertEqual(api.delete_custom_cohort(cohort["id"]), {"id": cohort["id"], "deleted": True})
+        self.assertNotIn(cohort["id"], [c["id"] for c in api.custom_cohorts(per_page=100)["cohorts"]])
 
         # A name that never resolves, and an event these tests never cause: nothing is sent anywhere.
         hook = api.create_webhook("https://hooks.example.invalid/" + RUN, ["job.completed"])

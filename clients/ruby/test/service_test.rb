@@ -269,6 +269,8 @@ class ReadsTest < Minitest::Test
       api.create_custom_cohort(name: name, criteria: { mood: { gte: 1 } })
     end
     assert_equal 'unknown_metric', error.details['reason']
+    assert_equal({ 'id' => cohort['id'], 'deleted' => true }, api.delete_custom_cohort(cohort['id']))
+    refute_includes api.custom_cohorts(per_page: 100)['cohorts'].map { |c| c['id'] }, cohort['id']
 
     # A name that never resolves, and an event these tests never cause: nothing is sent anywhere.
     hook = api.create_webhook(url: "https://hooks.example.invalid/#{RUN}", events: ['job.completed'])

@@ -58,7 +58,7 @@ export function Cohorts() {
   const behavioural = useApi<{ cohorts: Behavioural[]; computed_at: string | null; users_clustered: number }>(
     '/analytics/cohorts',
   );
-  const custom = useApi<{ cohorts: Custom[]; total: number }>('/cohorts?per_page=100');
+  const custom = useApi<{ cohorts: Custom[]; total: number }>('/cohorts?type=custom&per_page=100');
   return (
     <Page title="Cohorts" lead="Users grouped by how they behave: found by clustering, or defined by you.">
       <Section title="Behavioural cohorts">

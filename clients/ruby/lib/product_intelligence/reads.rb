@@ -130,9 +130,16 @@ module ProductIntelligence
       write('POST', '/cohorts', { name: name, criteria: criteria }, idempotent: false)
     end
 
+    # GET /cohorts?type=custom (the list holds behavioural cohorts too without the type).
     # @return [Hash] "cohorts" => [custom cohorts as #create_custom_cohort], "total", "page", "per_page"
     def custom_cohorts(page: nil, per_page: nil)
-      get('/cohorts', { page: page, per_page: per_page })
+      get('/cohorts', { type: 'custom', page: page, per_page: per_page })
+    end
+
+    # DELETE /cohorts/{id}; a behavioural cohort answers 409 conflict (it is computed).
+    # @return [Hash] "id", "deleted" => true
+    def delete_custom_cohort(cohort_id)
+      write('DELETE', Transport.path_of('cohorts', cohort_id))
     end
 
     # @return [Hash] "cohort_id", "users" => [{ "user_id", "events", "days_active", "sessions",

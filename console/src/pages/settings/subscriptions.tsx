@@ -18,7 +18,7 @@ interface Subscription {
 const EVENTS = [
   ['job.completed', 'a targeted user reached a job’s goal'],
   ['user.friction_detected', 'a rage-click burst or a confusion loop of a user'],
-  ['cohort.changed', 'a custom cohort gained or lost members'],
+  ['cohort.changed', 'a cohort (custom or behavioural) gained or lost members'],
 ] as const;
 
 /** Settings → Integrations → Subscriptions: POST/GET/DELETE /v1/webhooks. */
