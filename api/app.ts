@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import type { TargetPolicy } from '../lib/targets.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { ingestCors } from './cors.js';
@@ -12,6 +13,7 @@ import { errorMiddleware } from './errors.js';
 import type { HealthMonitor } from './health.js';
 import { buildOpenApi } from './openapi.js';
 import type { Publisher } from './publisher.js';
+import { UserSealing } from './sealing.js';
 import { type Route, defineRoute, mount } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { behaviouralCohortRoutes } from './routes/behavioural-cohorts.js';
@@ -41,6 +43,8 @@ export interface AppDeps {
   admin: Admin;
   publisher: Publisher;
   registryUrl: string;
+  /** Seals webhook secrets and warehouse passwords before they are stored (PI_SECRET_KEYS). */
+  secrets: SecretBox;
   /** Which webhook targets the SSRF guard lets through (WEBHOOK_ALLOW_HOSTS). */
   targets: TargetPolicy;
   /** Failed authentications per client address (api/auth-throttle.ts). */
@@ -54,19 +58,20 @@ export interface AppDeps {
 
 /** Every route of /v1, the OpenAPI document included (it describes itself too). */
 export function routeTable(deps: AppDeps): Route[] {
+  const sealing = new UserSealing(deps.db);
   const routes = [
     ...healthRoutes(deps.health),
-    ...eventRoutes(deps.publisher),
-    ...userRoutes(deps.db, deps.publisher),
+    ...eventRoutes(deps.publisher, sealing, deps.log),
+    ...userRoutes(deps.db, deps.publisher, sealing),
     ...jobRoutes(deps.db),
     ...jobAnalyticsRoutes(deps.db),
     ...cohortRoutes(deps.db),
-    ...webhookRoutes(deps.db, deps.targets),
-    ...integrationRoutes(deps.db, deps.targets),
+    ...webhookRoutes(deps.db, deps.targets, deps.secrets),
+    ...integrationRoutes(deps.db, deps.targets, deps.secrets),
     ...integrationTestRoutes(deps.db),
     ...apiKeyRoutes(deps.db),
     ...reportRoutes(deps.db),
-    ...exportRoutes(deps.db, deps.exports),
+    ...exportRoutes(deps.db, deps.exports, deps.secrets),
     ...featureRoutes(deps.db),
     ...behaviouralCohortRoutes(deps.db),
     ...frictionRoutes(deps.db),

@@ -11,6 +11,7 @@ import { HealthMonitor } from './health.js';
 import { Publisher } from './publisher.js';
 import { attachStream } from './stream/server.js';
 import { targetPolicy } from '../lib/targets.js';
+import { SecretBox } from '../lib/secret-box.js';
 
 export interface RunningApi {
   baseUrl: string;
@@ -61,6 +62,7 @@ export async function startApi(
     publisher,
     registryUrl: config.schemaRegistryUrl,
     targets: targetPolicy(config.webhookAllowHosts),
+    secrets: new SecretBox(config.secretKeys),
     workflowWaitMs: config.workflowWaitMs,
     log,
   });

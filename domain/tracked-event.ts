@@ -62,7 +62,7 @@ export function firstOccurrences<T extends { project_id: string; message_id: str
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Postgres text holds no U+0000, and a btree entry (an id in a key) no more than ~2.7 kB. */
 const MAX_KEY_BYTES = 2000;
 /** 9999-12-31T23:59:59.999Z: beyond it Postgres has no timestamp. */

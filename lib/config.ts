@@ -1,3 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type SecretKey, parseSecretKeys } from './secret-box.js';
+
 /**
  * The service's configuration, read from the environment once and validated at boot:
  * a bad value stops the process with every problem listed, not the first one found.
@@ -77,6 +82,13 @@ export interface Config {
   authFailuresPerMinute: number;
   /** Stream sockets that have not authenticated yet, at most, per API process. */
   streamUnauthenticatedMax: number;
+  /**
+   * Keys that seal secrets at rest (lib/secret-box.ts), the sealing one first: PI_SECRET_KEYS, or
+   * the file PI_SECRET_KEYS_FILE names (default .stack/secret-keys, which scripts/stack writes).
+   */
+  secretKeys: SecretKey[];
+  /** Extra CA certificates (PEM file) trusted for Postgres warehouse destinations. */
+  warehouseCaFile: string | undefined;
 }
 
 export const KAFKA_LOG_LEVELS = ['nothing', 'error', 'warn', 'info', 'debug'] as const;
@@ -89,6 +101,12 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
+}
+
+/** Where the local stack keeps the secret keys it generates (read when PI_SECRET_KEYS and PI_SECRET_KEYS_FILE are unset). */
+export function localSecretKeysFile(env: NodeJS.ProcessEnv = process.env): string {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  return path.join(env.PI_STACK_DIR ?? path.join(root, '.stack'), 'secret-keys');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -166,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportIdleMs: int('PI_EXPORT_IDLE_MS', 30_000, 100, 3_600_000),
     authFailuresPerMinute: int('PI_AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
     streamUnauthenticatedMax: int('PI_STREAM_UNAUTHENTICATED_MAX', 200, 1, 100_000),
+    secretKeys: secretKeys(env, problems),
+    warehouseCaFile: env.WAREHOUSE_CA_FILE || undefined,
   };
   for (const broker of config.kafkaBrokers) {
     if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
@@ -178,6 +198,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function secretKeys(env: NodeJS.ProcessEnv, problems: string[]): SecretKey[] {
+  let text = env.PI_SECRET_KEYS ?? '';
+  let source = 'PI_SECRET_KEYS';
+  if (text === '') {
+    const file = env.PI_SECRET_KEYS_FILE || localSecretKeysFile(env);
+    // Without keys the service runs, and whatever needs a secret says so when it does.
+    if (!fs.existsSync(file)) return [];
+    text = fs.readFileSync(file, 'utf8').trim();
+    source = file;
+  }
+  const keys = parseSecretKeys(text);
+  if (typeof keys === 'string') problems.push(`${source}: ${keys}`);
+  return typeof keys === 'string' ? [] : keys;
 }
 
 /** The same server as `databaseUrl`, another database on it. */

@@ -16,6 +16,12 @@ const positive = (name: string, value: string | undefined): number | undefined =
   return n;
 };
 
+/** Avro bytes (a sealed field) print as base64, not as a list of numbers. */
+const bytesAsBase64 = (_: string, v: unknown): unknown =>
+  v && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer'
+    ? Buffer.from((v as { data: number[] }).data).toString('base64')
+    : v;
+
 await runCli(
   {
     usage: 'npm run topic:tail -- <topic> [--from-beginning] [--max n] [--to-end] [--idle-ms ms]',
@@ -73,14 +79,17 @@ await runCli(
           if (seen >= max) return;
           const value: unknown = message.value === null ? null : await registry.decode(message.value);
           console.log(
-            JSON.stringify({
-              topic,
-              partition: batch.partition,
-              offset: Number(message.offset),
-              timestamp: new Date(Number(message.timestamp)).toISOString(),
-              key: message.key?.toString() ?? null,
-              value,
-            }),
+            JSON.stringify(
+              {
+                topic,
+                partition: batch.partition,
+                offset: Number(message.offset),
+                timestamp: new Date(Number(message.timestamp)).toISOString(),
+                key: message.key?.toString() ?? null,
+                value,
+              },
+              bytesAsBase64,
+            ),
           );
           armIdle();
           if (++seen >= max) finish();

@@ -210,6 +210,13 @@ create table event_context_daily (
   constraint event_context_daily_pkey PRIMARY KEY (project_id, event, context, day)
 );
 
+create table export_file_purges (
+  project_id uuid not null,
+  requested_at timestamp with time zone not null default now(),
+  constraint export_file_purges_pkey PRIMARY KEY (project_id),
+  constraint export_file_purges_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
 create table feature_daily (
   project_id uuid not null,
   feature text not null,
@@ -562,6 +569,7 @@ create table projects (
   rate_limit_per_hour integer,
   settings jsonb not null default '{}'::jsonb,
   created_at timestamp with time zone not null default now(),
+  pseudonym_secret bytea not null default sha256(convert_to(((gen_random_uuid())::text || (gen_random_uuid())::text), 'UTF8'::name)),
   constraint projects_check CHECK (((rate_tier <> 'enterprise'::text) OR (rate_limit_per_hour IS NOT NULL))),
   constraint projects_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
   constraint projects_name_key UNIQUE (name),
@@ -738,6 +746,16 @@ create table user_friction (
   active_ms bigint not null default 0,
   idle_ms bigint not null default 0,
   constraint user_friction_pkey PRIMARY KEY (project_id, user_id)
+);
+
+create table user_keys (
+  project_id uuid not null,
+  user_ref text not null,
+  key bytea not null,
+  created_at timestamp with time zone not null default now(),
+  constraint user_keys_key_check CHECK ((length(key) = 32)),
+  constraint user_keys_pkey PRIMARY KEY (project_id, user_ref),
+  constraint user_keys_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
 
 create table user_metrics (

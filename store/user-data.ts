@@ -6,6 +6,8 @@ import type { SessionContribution } from '../domain/contribution/types.js';
 import { eraseUserAttempts } from './workflow-attempts.js';
 import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
 import { eraseUserJobFacts } from './job-state.js';
+import { shredUserKey } from './user-keys.js';
+import { userKey } from '../lib/kafka/topics.js';
 
 /**
  * Every table that holds a user's data; a table added by a later migration that keeps per-user
@@ -44,8 +46,15 @@ const USER_CHANGE_LOGS = ['cohort_user_changes', 'job_user_changes'] as const;
 /** Every table with rows naming a user (the erasure test checks each user_id column is listed). */
 export const USER_TABLES = [...USER_DATA_TABLES, ...USER_CHANGE_LOGS] as const;
 
-/** Deletes the user's rows everywhere and records the erasure; returns how many rows went. */
-export async function eraseUser(client: PoolClient, projectId: string, userId: string): Promise<number> {
+/**
+ * Deletes the user's rows everywhere, their dead letters and the key that seals their Kafka
+ * messages, and records the erasure; returns how many rows went and the user's pseudonym.
+ */
+export async function eraseUser(
+  client: PoolClient,
+  projectId: string,
+  userId: string,
+): Promise<{ rows: number; ref: string }> {
   await lockUsers(client, [{ projectId, userId }]);
   // Counted first: subtracting the contributions below already empties some per-user rows.
   const { rows: counted } = await client.query<{ n: number }>(
@@ -91,5 +100,18 @@ export async function eraseUser(client: PoolClient, projectId: string, userId: s
      on conflict (project_id, user_hash) do update set deleted_at = now()`,
     [projectId, userId],
   );
-  return Number(counted[0]!.n);
+  // Every copy of the user's sealed messages (topics, replays) stops naming them; messages a
+  // processor set aside are deleted, plain ones (written before sealing) included.
+  const ref = await shredUserKey(client, projectId, userId);
+  await client.query('delete from dead_letters where message_key = any($1)', [
+    [userKey(projectId, ref), userKey(projectId, userId)],
+  ]);
+  // Export files on the workers' disk may hold the user: the retention worker deletes the project's
+  // files written before now (workers/retention/worker.ts).
+  await client.query(
+    `insert into export_file_purges (project_id) values ($1)
+     on conflict (project_id) do update set requested_at = now()`,
+    [projectId],
+  );
+  return { rows: Number(counted[0]!.n), ref };
 }

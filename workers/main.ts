@@ -8,6 +8,7 @@ import { startJobWorker } from './jobs/worker.js';
 import { startReportWorker } from './reports/worker.js';
 import { startWarehouseExportWorker } from './warehouse-export/worker.js';
 import { startWebhookSender } from './webhooks/sender.js';
+import { startRetentionWorker } from './retention/worker.js';
 import { startWorkflowWorker } from './workflows/worker.js';
 
 /**
@@ -22,6 +23,7 @@ export const WORKERS = {
   workflows: startWorkflowWorker,
   'behavioural-cohorts': startBehaviouralCohortWorker,
   'warehouse-export': startWarehouseExportWorker,
+  retention: startRetentionWorker,
 } as const;
 export type WorkerName = keyof typeof WORKERS;
 export const WORKER_NAMES = Object.keys(WORKERS) as WorkerName[];

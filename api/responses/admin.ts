@@ -180,4 +180,5 @@ export const ADMIN_SCHEMAS = {
   ),
   ExportedEvents: array(ref('ExportedEvent')),
   AnalyticsSettings: obj({ overrides: ref('analytics-settings'), effective: ref('analytics-settings') }),
+  RetentionSettings: obj({ overrides: ref('retention-settings'), effective: ref('retention-settings') }),
 } satisfies Record<string, Schema>;

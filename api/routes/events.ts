@@ -1,12 +1,19 @@
 import { type TrackedEventInput, checkTimestamp, toRecord } from '../../domain/tracked-event.js';
 import { withoutPii } from '../../domain/pii-filter.js';
 import { userKey } from '../../lib/kafka/topics.js';
-import { fieldError } from '../errors.js';
+import { sealEvent } from '../../domain/sealed-user.js';
+import type { UserSealing } from '../sealing.js';
+import { fieldError, unavailable } from '../errors.js';
+import type { Logger } from '../../lib/log.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute } from '../route.js';
 
-/** POST /events and /events/batch: 202 only once every event of the request is durably in Kafka. */
-export function eventRoutes(publisher: Publisher): Route[] {
+/**
+ * POST /events and /events/batch: 202 only once every event of the request is durably in Kafka,
+ * keyed by the user's pseudonym and sealed with the user's key (docs/decisions.md, "Erasure
+ * through Kafka").
+ */
+export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Logger): Route[] {
   const accept = async (projectId: string, inputs: TrackedEventInput[], fieldOf: (i: number) => string) => {
     const receivedAt = Date.now();
     inputs.forEach((input, i) => {
@@ -17,9 +24,16 @@ export function eventRoutes(publisher: Publisher): Route[] {
     });
     // Personal-looking values never reach Kafka, whichever client sent them (lib/pii-filter.ts).
     const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt));
+    const keys = await sealing.keysFor(projectId, [...new Set(records.map((r) => r.user_id))]).catch((err: unknown) => {
+      log.error({ err }, 'user keys could not be read or made');
+      throw unavailable('The key store is unavailable; nothing was applied. Retry the request.');
+    });
     await publisher.publish(
       'events',
-      records.map((r) => ({ key: userKey(r.project_id, r.user_id), value: r, timestamp: r.received_at })),
+      records.map((r) => {
+        const { ref, key } = keys.get(r.user_id)!;
+        return { key: userKey(r.project_id, ref), value: sealEvent(r, ref, key), timestamp: r.received_at };
+      }),
     );
     return { accepted: records.length, message_ids: records.map((r) => r.message_id) };
   };

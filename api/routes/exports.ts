@@ -27,6 +27,7 @@ import { newId } from '../../lib/ids.js';
 import { fieldError, notFound } from '../errors.js';
 import { stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import { SEALED, type SecretBox } from '../../lib/secret-box.js';
 
 /**
  * The export file as text chunks, one per cursor batch. The pooled client is held until the
@@ -144,13 +145,19 @@ const presentExport = (row: ExportRow) => ({
 
 const EXPORT_COLUMNS = 'export_id, destination, tables, status, created_at, started_at, finished_at, row_counts, error';
 
+/** Credentials as stored: the password sealed (the worker opens it, and wipes it when the export ends). */
+const sealPassword = (credentials: WarehouseCredentials, secrets: SecretBox): WarehouseCredentials =>
+  credentials.password === undefined
+    ? credentials
+    : { ...credentials, password: secrets.seal(credentials.password, SEALED.warehousePassword) };
+
 interface WarehouseInput {
   destination: string;
   credentials: WarehouseCredentials;
   tables: string[];
 }
 
-export function exportRoutes(db: Pool, exports: ExportLimits): Route[] {
+export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox): Route[] {
   return [
     defineRoute({
       method: 'GET',
@@ -251,7 +258,13 @@ export function exportRoutes(db: Pool, exports: ExportLimits): Route[] {
         const { rows } = await db.query<ExportRow>(
           `insert into warehouse_exports (project_id, export_id, destination, credentials, tables)
            values ($1, $2, $3, $4, $5) returning ${EXPORT_COLUMNS}`,
-          [ctx.state.auth.projectId, newId('exp'), input.destination, input.credentials, input.tables],
+          [
+            ctx.state.auth.projectId,
+            newId('exp'),
+            input.destination,
+            sealPassword(input.credentials, secrets),
+            input.tables,
+          ],
         );
         ctx.status = 202;
         ctx.set('Location', `${ctx.path}/${rows[0]!.export_id}`);

@@ -3,6 +3,7 @@ import type { TargetPolicy } from '../../lib/targets.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute } from '../route.js';
 import { checkWebhookUrl, newWebhookSecret } from './webhooks.js';
+import { SEALED, type SecretBox } from '../../lib/secret-box.js';
 
 export const INTEGRATION_EVENTS = ['chats', 'walkthrough-progress'] as const;
 
@@ -23,7 +24,7 @@ const present = (row: IntegrationRow) => ({
 const PATH = '/settings/integrations/webhook';
 
 /** The project's outbound integration endpoint: one per project, signed like subscriptions. */
-export function integrationRoutes(db: Pool, targets: TargetPolicy): Route[] {
+export function integrationRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBox): Route[] {
   return [
     defineRoute<{ url: string; events?: string[]; rotate_secret?: boolean }>({
       method: 'PUT',
@@ -47,7 +48,13 @@ export function integrationRoutes(db: Pool, targets: TargetPolicy): Route[] {
              set url = excluded.url, events = excluded.events, updated_at = now(),
                  secret = case when $5 then excluded.secret else i.secret end
            returning url, events, created_at, updated_at, (xmax = 0) as created, (xmax = 0 or $5) as issued`,
-          [ctx.state.auth.projectId, url, input.events ?? INTEGRATION_EVENTS, secret, input.rotate_secret === true],
+          [
+            ctx.state.auth.projectId,
+            url,
+            input.events ?? INTEGRATION_EVENTS,
+            secrets.seal(secret, SEALED.webhookSecret),
+            input.rotate_secret === true,
+          ],
         );
         const row = rows[0]!;
         ctx.status = row.created ? 201 : 200;

@@ -1,3 +1,4 @@
+import { type Retention, retention } from '../../domain/retention.js';
 import { type AnalyticsOverrides, analyticsConfig } from '../../domain/analytics-config.js';
 import { rebuildSegmentTables } from '../../store/answer-tables.js';
 import { lockProjectForUpdate } from '../../store/locks.js';
@@ -55,5 +56,42 @@ export function settingsRoutes(db: Pool): Route[] {
         ctx.body = present(overrides);
       },
     }),
+    defineRoute({
+      method: 'GET',
+      path: '/settings/retention',
+      tag: 'Settings',
+      summary: 'How long the project keeps raw events, deliveries, report runs, alerts and export files',
+      scope: 'admin',
+      success: { status: 200, schema: 'RetentionSettings', description: '{ overrides, effective } (whole days)' },
+      async handle(ctx) {
+        ctx.body = presentRetention(await retentionOf(db, ctx.state.auth.projectId));
+      },
+    }),
+    defineRoute<Partial<Retention>>({
+      method: 'PUT',
+      path: '/settings/retention',
+      tag: 'Settings',
+      summary: "Replace the project's retention overrides (the retention worker applies them within the hour)",
+      scope: 'admin',
+      body: 'retention-settings.json',
+      success: { status: 200, schema: 'RetentionSettings', description: '{ overrides, effective } (whole days)' },
+      async handle(ctx, overrides) {
+        await db.query(
+          `update projects set settings = jsonb_set(settings, '{retention}', $2::jsonb) where project_id = $1`,
+          [ctx.state.auth.projectId, JSON.stringify(overrides)],
+        );
+        ctx.body = presentRetention(overrides);
+      },
+    }),
   ];
 }
+
+async function retentionOf(db: Pool, projectId: string): Promise<Partial<Retention>> {
+  const { rows } = await db.query<{ retention: Partial<Retention> | null }>(
+    `select settings->'retention' as retention from projects where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]?.retention ?? {};
+}
+
+const presentRetention = (overrides: Partial<Retention>) => ({ overrides, effective: retention(overrides) });

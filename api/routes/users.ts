@@ -7,6 +7,8 @@ import { lockUsers } from '../../store/locks.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Publisher } from '../publisher.js';
+import type { UserSealing } from '../sealing.js';
+import { sealValue } from '../../domain/sealed-user.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface UserRow {
@@ -34,6 +36,7 @@ function presentUser(row: UserRow) {
 async function mergeUser(
   client: PoolClient,
   publisher: Publisher,
+  sealing: UserSealing,
   projectId: string,
   userId: string,
   properties: Record<string, unknown>,
@@ -70,13 +73,14 @@ async function mergeUser(
       { field: 'properties', reason: 'limit_reached', limit_bytes: limit },
     );
   }
+  const { ref, key } = (await sealing.keysFor(projectId, [userId], client)).get(userId)!;
   await publisher.publish('users', [
     {
-      key: userKey(projectId, userId),
+      key: userKey(projectId, ref),
       value: {
         project_id: projectId,
-        user_id: userId,
-        properties: JSON.stringify(row.properties),
+        user_ref: ref,
+        sealed: sealValue(key, `${projectId}:${ref}`, { user_id: userId, properties: JSON.stringify(row.properties) }),
         changed_at: row.updated_at.getTime(),
       },
       timestamp: row.updated_at.getTime(),
@@ -85,7 +89,7 @@ async function mergeUser(
   return row;
 }
 
-export function userRoutes(db: Pool, publisher: Publisher): Route[] {
+export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing): Route[] {
   return [
     defineRoute<{ user_id: string; properties?: Record<string, unknown> }>({
       method: 'POST',
@@ -104,7 +108,7 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       errors: { 409: "The merged properties would exceed a user's limit (details.limit_bytes)" },
       async handle(ctx, input) {
         const row = (await inTransaction(db, (client) =>
-          mergeUser(client, publisher, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
+          mergeUser(client, publisher, sealing, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
         ))!;
         ctx.status = row.created ? 201 : 200;
         // A write key (a browser's, a mobile app's) is as good as public: it may write, never read a
@@ -143,7 +147,15 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       },
       async handle(ctx, input) {
         const row = await inTransaction(db, (client) =>
-          mergeUser(client, publisher, ctx.state.auth.projectId, pathParam(ctx, 'user_id'), input.properties, false),
+          mergeUser(
+            client,
+            publisher,
+            sealing,
+            ctx.state.auth.projectId,
+            pathParam(ctx, 'user_id'),
+            input.properties,
+            false,
+          ),
         );
         if (!row) throw notFound('user');
         ctx.body = presentUser(row);
@@ -153,7 +165,8 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
       method: 'DELETE',
       path: '/users/:user_id',
       tag: 'Users',
-      summary: "Erase every row of a user (privacy request); the user's past events never come back",
+      summary:
+        "Erase every row of a user (privacy request) and the key that seals their Kafka messages; the user's past events never come back",
       scope: 'admin',
       success: { status: 200, schema: 'UserDeleted', description: '{ user_id, deleted: true, rows_deleted }' },
       async handle(ctx) {
@@ -161,9 +174,10 @@ export function userRoutes(db: Pool, publisher: Publisher): Route[] {
         const { projectId } = ctx.state.auth;
         const id = pathParam(ctx, 'user_id');
         const removed = await inTransaction(db, async (client) => {
-          const rows = await eraseUser(client, projectId, id);
-          // The tombstone compacts the user's state out of the users topic.
-          await publisher.publish('users', [{ key: userKey(projectId, id), value: null, timestamp: Date.now() }]);
+          const { rows, ref } = await eraseUser(client, projectId, id);
+          // The tombstone compacts the user's state out of the users topic (already unreadable:
+          // eraseUser deleted the key that sealed it).
+          await publisher.publish('users', [{ key: userKey(projectId, ref), value: null, timestamp: Date.now() }]);
           return rows;
         });
         ctx.body = { user_id: id, deleted: true, rows_deleted: removed };

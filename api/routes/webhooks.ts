@@ -5,6 +5,7 @@ import { type TargetPolicy, urlProblem } from '../../lib/targets.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import { SEALED, type SecretBox } from '../../lib/secret-box.js';
 
 interface WebhookRow {
   webhook_id: string;
@@ -65,7 +66,7 @@ const presentDelivery = (row: DeliveryRow) => ({
 const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'];
 const DELIVERY_TARGETS = ['subscription', 'integration'];
 
-export function webhookRoutes(db: Pool, targets: TargetPolicy): Route[] {
+export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBox): Route[] {
   return [
     defineRoute<{ url: string; events: string[] }>({
       method: 'POST',
@@ -85,7 +86,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy): Route[] {
         const { rows } = await db.query<WebhookRow>(
           `insert into webhook_subscriptions (project_id, webhook_id, url, events, secret)
            values ($1, $2, $3, $4, $5) returning *`,
-          [ctx.state.auth.projectId, newId('wh'), url, input.events, secret],
+          [ctx.state.auth.projectId, newId('wh'), url, input.events, secrets.seal(secret, SEALED.webhookSecret)],
         );
         ctx.status = 201;
         ctx.body = { ...present(rows[0]!), secret };

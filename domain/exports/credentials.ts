@@ -13,6 +13,8 @@ export interface WarehouseCredentials {
   schema?: string;
   user?: string;
   password?: string;
+  /** Postgres: TLS with a verified certificate unless `disable`. */
+  tls?: 'verify' | 'disable';
 }
 
 // One rule for Postgres and DuckDB schemas: no quoting surprises, and within Postgres's 63 bytes.

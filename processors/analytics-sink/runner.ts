@@ -1,7 +1,8 @@
 import { firstOccurrences, type TrackedEventRecord } from '../../domain/tracked-event.js';
 import type { PoolClient } from '../../lib/db.js';
 import type { PostgresSink, SinkMessage } from '../runtime/postgres-sink.js';
-import type { SessionChainRecord } from '../sessionize/record.js';
+import { type ChainOnWire, type SessionChainRecord, isSealedChain, openChain } from '../sessionize/record.js';
+import { UnopenableMessage, userKeyLookup, userKeysOf } from '../../store/user-keys.js';
 import { applyChanges } from './apply.js';
 import { chainChanges } from './chain-changes.js';
 import { resessionize } from './resessionize.js';
@@ -18,7 +19,7 @@ import { configsOf, eventsOf, storeEvents, touchedBy } from './stored-events.js'
  * on the set of events: late events of any lateness land where they belong, and a replay gives
  * the same tables.
  */
-export const analyticsSink: PostgresSink<SessionChainRecord> = {
+export const analyticsSink: PostgresSink<ChainOnWire> = {
   name: 'analytics',
   topic: 'sessions',
   tables: [
@@ -47,7 +48,10 @@ export const analyticsSink: PostgresSink<SessionChainRecord> = {
     'segment_feature_reach',
   ],
   async write(client, messages) {
-    const chains = messages.flatMap((m) => (m.value ? [m.value] : []));
+    const chains = await openChains(
+      client,
+      messages.flatMap((m) => (m.value ? [m.value] : [])),
+    );
     const records = firstOccurrences(chains.flatMap(eventsOf));
     if (records.length === 0) return;
     const rows = await storeEvents(client, records);
@@ -56,6 +60,25 @@ export const analyticsSink: PostgresSink<SessionChainRecord> = {
     await applyChanges(client, rows, changes, configs);
   },
 };
+
+/**
+ * The chains as the sink knows them: an erased user's (their key is gone) left out, one that does
+ * not open with its user's key thrown as a dead letter.
+ */
+async function openChains(client: PoolClient, chains: ChainOnWire[]): Promise<SessionChainRecord[]> {
+  const keys = await userKeysOf(
+    client,
+    chains.flatMap((c) => (isSealedChain(c) ? [{ projectId: c.project_id, ref: c.user_ref }] : [])),
+  );
+  return chains.flatMap((c) => {
+    try {
+      const opened = openChain(c, isSealedChain(c) ? keys.get(userKeyLookup(c.project_id, c.user_ref)) : undefined);
+      return opened ? [opened] : [];
+    } catch (err) {
+      throw new UnopenableMessage(`sealed value does not open: ${(err as Error).message}`);
+    }
+  });
+}
 
 /**
  * Raw events straight into the analytics tables, split again from the stored events: the path of

@@ -1,4 +1,7 @@
-import { type TrackedEventRecord, firstOccurrences } from '../../domain/tracked-event.js';
+import { firstOccurrences } from '../../domain/tracked-event.js';
+import { RETENTION_DEFAULTS } from '../../domain/retention.js';
+import type { EventOnWire } from '../../domain/sealed-user.js';
+import { UnopenableMessage, openEvents } from '../../store/user-keys.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { lockUsers } from '../../store/locks.js';
 import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
@@ -19,13 +22,23 @@ const COLUMNS: (keyof RawEventRow)[] = [
  * pi.events.v1 → raw_events; a message id already stored in the project is a duplicate and is
  * ignored.
  */
-export const rawSink: PostgresSink<TrackedEventRecord> = {
+export const rawSink: PostgresSink<EventOnWire> = {
   name: 'raw-sink',
   topic: 'events',
   tables: ['raw_events'],
   async write(client, messages) {
+    const sent = messages.flatMap((m) => (m.value ? [{ ...m, value: m.value }] : []));
+    const opened = await openEvents(
+      client,
+      sent.map((m) => m.value),
+    );
+    // An erased user's events (their key is gone) are skipped; one that does not open is a dead letter.
     const rows = firstOccurrences(
-      messages.flatMap((m) => (m.value ? [toRawEventRow(m.value, m.partition, m.offset)] : [])),
+      sent.flatMap((m, i) => {
+        const record = opened[i];
+        if (record instanceof Error) throw new UnopenableMessage(record.message);
+        return record ? [toRawEventRow(record, m.partition, m.offset)] : [];
+      }),
     );
     if (rows.length === 0) return;
     await lockUsers(
@@ -40,8 +53,11 @@ export const rawSink: PostgresSink<TrackedEventRecord> = {
        where not exists (select 1 from deleted_users d
                          where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
                            and d.deleted_at >= u.received_at)
+         -- Nor do events older than the project keeps raw events (the retention worker deleted them).
+         and u.occurred_at >= now() - coalesce((select (p.settings->'retention'->>'rawEventsDays')::int
+                                                from projects p where p.project_id = u.project_id), $10) * interval '1 day'
        on conflict (project_id, message_id) do nothing`,
-      toColumns(rows, COLUMNS),
+      [...toColumns(rows, COLUMNS), RETENTION_DEFAULTS.rawEventsDays],
     );
   },
 };

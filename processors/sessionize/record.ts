@@ -1,3 +1,4 @@
+import { openValue, sealValue } from '../../domain/sealed-user.js';
 import type { SessionChain } from './core.js';
 
 /** The value of pi.sessions.v1 (schemas/avro/pi.sessions.v1.avsc). */
@@ -50,5 +51,47 @@ export function partialChainRecord(chain: SessionChain, newIds: Set<string>): Se
     ...chainRecord(chain),
     complete: false,
     sessions: [{ session_id: chain.sessions[0]!.session_id, events: events.map(eventRecord) }],
+  };
+}
+
+/** pi.sessions.v1 as written since chains are sealed: the user id and the events' properties in `sealed`. */
+export interface SealedChainRecord extends Omit<SessionChainRecord, 'user_id' | 'sessions'> {
+  user_ref: string;
+  sealed: Buffer;
+  sessions: { session_id: string; events: Omit<SessionEventRecord, 'properties'>[] }[];
+}
+
+export type ChainOnWire = SealedChainRecord | SessionChainRecord;
+
+export const isSealedChain = (c: ChainOnWire): c is SealedChainRecord => 'user_ref' in c && c.user_ref !== '';
+
+export function sealChain(chain: SessionChainRecord, ref: string, key: Buffer): SealedChainRecord {
+  const { user_id, sessions, ...rest } = chain;
+  const properties = sessions.flatMap((s) => s.events.map((e) => e.properties));
+  return {
+    ...rest,
+    user_ref: ref,
+    sealed: sealValue(key, `${chain.project_id}:${ref}`, { user_id, properties }),
+    sessions: sessions.map((s) => ({
+      session_id: s.session_id,
+      events: s.events.map(({ properties: _, ...event }) => event),
+    })),
+  };
+}
+
+/** The chain as the analytics sink knows it; undefined when the user's key is gone (erased). */
+export function openChain(chain: ChainOnWire, key: Buffer | undefined): SessionChainRecord | undefined {
+  if (!isSealedChain(chain)) return chain;
+  if (!key) return undefined;
+  const { user_ref, sealed, sessions, ...rest } = chain;
+  const opened = openValue(key, `${chain.project_id}:${user_ref}`, sealed) as { user_id: string; properties: string[] };
+  let i = 0;
+  return {
+    ...rest,
+    user_id: opened.user_id,
+    sessions: sessions.map((s) => ({
+      session_id: s.session_id,
+      events: s.events.map((e) => ({ ...e, properties: opened.properties[i++]! })),
+    })),
   };
 }

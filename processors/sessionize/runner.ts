@@ -1,12 +1,14 @@
 import { type Admin, type EachBatchPayload, type Producer, bySize } from '../../lib/kafka/client.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import { registerValueSchema } from '../../lib/kafka/registry.js';
-import { type TrackedEventRecord, unstorable } from '../../domain/tracked-event.js';
+import { unstorable } from '../../domain/tracked-event.js';
+import { type EventOnWire, isSealedEvent } from '../../domain/sealed-user.js';
+import { openEvents, sealingKeys, userKeyLookup } from '../../store/user-keys.js';
 import { groupId, topicName, userKey } from '../../lib/kafka/topics.js';
 import type { RunningSink, SinkDeps } from '../runtime/postgres-sink.js';
 import { batchConsumer, consumeBatches } from '../runtime/batch-consumer.js';
 import { type PartitionEvent, PartitionSessions } from './core.js';
-import { chainRecord, partialChainRecord } from './record.js';
+import { type SessionChainRecord, chainRecord, partialChainRecord, sealChain } from './record.js';
 
 export const SESSIONIZE = 'sessionize';
 
@@ -76,20 +78,35 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     if (!state) mine.set(batch.partition, (state = new PartitionSessions(IDLE_MS, MAX_HELD_EVENTS)));
     const events: PartitionEvent[] = [];
     const refused: { offset: string; error: string }[] = [];
+    const wire: { offset: string; value: EventOnWire }[] = [];
     for (const message of batch.messages) {
       if (message.value === null) continue;
-      let r: TrackedEventRecord;
       try {
-        r = (await deps.registry.decode(message.value)) as TrackedEventRecord;
+        wire.push({ offset: message.offset, value: (await deps.registry.decode(message.value)) as EventOnWire });
       } catch (err) {
         refused.push({ offset: message.offset, error: (err as Error).message });
+      }
+    }
+    // Events of an erased user (no key any more) are skipped; plain ones (written before sealing)
+    // get their user a key, so that the chains they join go out sealed.
+    const opened = await openEvents(
+      deps.db,
+      wire.map((w) => w.value),
+    );
+    const plainUsers = new Set<string>();
+    for (const [i, { offset, value }] of wire.entries()) {
+      const r = opened[i];
+      if (!r) continue;
+      if (r instanceof Error) {
+        refused.push({ offset, error: r.message });
         continue;
       }
       const problem = unstorable(r);
       if (problem) {
-        refused.push({ offset: message.offset, error: problem });
+        refused.push({ offset, error: problem });
         continue;
       }
+      if (!isSealedEvent(value)) plainUsers.add(userKeyLookup(r.project_id, r.user_id));
       events.push({
         projectId: r.project_id,
         event: {
@@ -98,7 +115,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
           event: r.event,
           timestamp: Number(r.timestamp),
           received_at: Number(r.received_at),
-          offset: Number(message.offset),
+          offset: Number(offset),
           properties: JSON.parse(r.properties) as Record<string, unknown>,
         },
       });
@@ -118,12 +135,25 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     const step = state.add(events, (projectId) => configs.get(projectId)!.session);
     const { chains } = step;
     const batchIds = new Set(events.map((e) => e.event.message_id));
+    // A user erased since their events were read has no key: their chains are not written.
+    const keys = await sealingKeys(
+      deps.db,
+      chains.map((c) => ({ projectId: c.projectId, userId: c.userId })),
+      plainUsers,
+    );
     const messages = await Promise.all(
-      chains.map(async (chain) => {
-        let value = await deps.registry.encode(schemaId, chainRecord(chain));
-        if (value.length > MAX_CHAIN_BYTES)
-          value = await deps.registry.encode(schemaId, partialChainRecord(chain, batchIds));
-        return { key: userKey(chain.projectId, chain.userId), value };
+      chains.flatMap((chain) => {
+        const sealing = keys.get(userKeyLookup(chain.projectId, chain.userId));
+        if (!sealing) return [];
+        const encode = (record: SessionChainRecord) =>
+          deps.registry.encode(schemaId, sealChain(record, sealing.ref, sealing.key));
+        return [
+          (async () => {
+            let value = await encode(chainRecord(chain));
+            if (value.length > MAX_CHAIN_BYTES) value = await encode(partialChainRecord(chain, batchIds));
+            return { key: userKey(chain.projectId, sealing.ref), value };
+          })(),
+        ];
       }),
     );
     const next = Number(batch.lastOffset()) + 1;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { type Config, databaseName, loadConfig, withDatabase } from '../../lib/config.js';
+import { type Config, databaseName, loadConfig, localSecretKeysFile, withDatabase } from '../../lib/config.js';
+import { newSecretKey } from '../../lib/secret-box.js';
 import { kafkaAnswers, kafkaDaemon, startKafka } from './kafka.js';
 import { stackDir } from './paths.js';
 import { EmbeddedPostgres, REGISTRY_DATABASE, canConnect, ensureDatabase } from './postgres.js';
@@ -97,6 +98,7 @@ async function upRegistry(config: Config, log: Log): Promise<boolean> {
  */
 export async function stackUp(config: Config = loadConfig(), log: Log = console.error): Promise<Service[]> {
   fs.mkdirSync(stackDir, { recursive: true });
+  ensureSecretKeys(log);
   // Kafka does not need Postgres, the registry does: start them side by side.
   const [kafka, [postgres, registry]] = await Promise.all([
     upKafka(config, log),
@@ -107,6 +109,21 @@ export async function stackUp(config: Config = loadConfig(), log: Log = console.
   if (kafka) started.push('kafka');
   if (registry) started.push('registry');
   return started;
+}
+
+/**
+ * The local stack's key for secrets at rest (lib/secret-box.ts), generated once and kept in the
+ * git-ignored .stack folder, which every process of this checkout reads when PI_SECRET_KEYS is unset.
+ */
+function ensureSecretKeys(log: Log): void {
+  const file = localSecretKeysFile();
+  try {
+    // 'wx': two processes starting at once keep whichever key was written first.
+    fs.writeFileSync(file, `${newSecretKey('local1')}\n`, { mode: 0o600, flag: 'wx' });
+    log(`secret key generated in ${file}`);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
 }
 
 /** Stops what scripts/stack started (all of it, or just `only`); external services are left alone. */

@@ -8,10 +8,12 @@ import pg from 'pg';
 import { parse } from 'yaml';
 import { APICURIO_VERSION } from '../../scripts/local-stack/versions.js';
 import { loadConfig } from '../../lib/config.js';
-import { topicName } from '../../lib/kafka/topics.js';
+import { topicName, userKey } from '../../lib/kafka/topics.js';
+import { openValue } from '../../domain/sealed-user.js';
+import { userRefOf } from '../../store/user-keys.js';
 import type { RunningApi } from '../../api/server.js';
 import { assertComposeShape, composeConfig } from '../docker/compose.js';
-import { call, closeServices, isolateTopics, newProject, startTestApi, waitFor } from './helpers.js';
+import { call, closeServices, isolateTopics, newProject, services, startTestApi, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
 const tsx = (script: string, args: string[]) =>
@@ -81,6 +83,7 @@ describe('command-line tools', () => {
 
   it('topic:tail exits after --max messages, and at the end of the topic with --to-end', async () => {
     const {
+      projectId,
       keys: [key],
     } = await newProject(['events:write']);
     const userId = `tail-end-${crypto.randomUUID()}`;
@@ -91,15 +94,17 @@ describe('command-line tools', () => {
         .trim()
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as { value: { user_id: string } });
+        .map((l) => JSON.parse(l) as { key: string });
     const max = await tsx('scripts/topic-tail.ts', [topicName('events'), '--from-beginning', '--max', '2']);
     assert.equal(decoded(max.stdout).length, 2);
     const all = await tsx('scripts/topic-tail.ts', [topicName('events'), '--from-beginning', '--to-end']);
-    assert.equal(decoded(all.stdout).filter((l) => l.value.user_id === userId).length, 3);
+    const messageKey = userKey(projectId, await userRefOf(services().db, projectId, userId));
+    assert.equal(decoded(all.stdout).filter((l) => l.key === messageKey).length, 3);
   });
 
   it('topic:tail prints decoded messages of a topic', async () => {
     const {
+      projectId,
       keys: [key],
     } = await newProject(['events:write']);
     const userId = `tail-${crypto.randomUUID()}`;
@@ -115,11 +120,18 @@ describe('command-line tools', () => {
     const lines = stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { key: string; value: { user_id: string; event: string; properties: string } });
-    const mine = lines.filter((l) => l.value.user_id === userId);
+      .map((l) => JSON.parse(l) as { key: string; value: { user_ref: string; event: string; sealed: string } });
+    // Keyed by the user's pseudonym; the sealed user id and properties print as base64.
+    const ref = await userRefOf(services().db, projectId, userId);
+    const mine = lines.filter((l) => l.key === userKey(projectId, ref));
     assert.equal(mine.length, 1);
     assert.equal(mine[0]!.value.event, 'tail_me');
-    assert.deepEqual(JSON.parse(mine[0]!.value.properties), { a: 1 });
+    const { rows } = await services().db.query<{ key: Buffer }>(
+      'select key from user_keys where project_id = $1 and user_ref = $2',
+      [projectId, ref],
+    );
+    const opened = openValue(rows[0]!.key, `${projectId}:${ref}`, Buffer.from(mine[0]!.value.sealed, 'base64'));
+    assert.deepEqual(opened, { user_id: userId, properties: JSON.stringify({ a: 1 }) });
   });
 
   it('npm run api passes SIGTERM on to the role, which stops cleanly (as docker stop sends it to the container)', async () => {

@@ -63,6 +63,8 @@ describe('warehouse export', () => {
     schema: 'analytics',
     user: 'postgres',
     password: 'postgres',
+    // The stack's Postgres speaks no TLS; a destination must say so (verified TLS is the default).
+    tls: 'disable',
   };
 
   const post = (json: unknown) => call<Status>(api, 'POST', '/analytics/export/warehouse', { key: admin, json });

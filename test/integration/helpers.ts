@@ -13,6 +13,10 @@ import type { Stoppable } from '../../lib/role.js';
 import { type WorkerName, startWorkers } from '../../workers/main.js';
 import { analyticsLag, eventsEnd } from '../../processors/analytics-sink/progress.js';
 import { holdOutput } from './child-output.js';
+import { type SealedEventRecord, newUserKey, sealEvent } from '../../domain/sealed-user.js';
+import { type TrackedEventRecord, UUID } from '../../domain/tracked-event.js';
+import { userKey } from '../../lib/kafka/topics.js';
+import { ensureUserKeys, userRefOf } from '../../store/user-keys.js';
 
 let shared: Services | undefined;
 
@@ -224,4 +228,21 @@ export async function tableRows(
     out[table] = rows.map((r) => r.row);
   }
   return out;
+}
+
+/**
+ * A pi.events.v1 message as the API writes it (keyed by the user's pseudonym, sealed with the
+ * user's key, made if missing), for tests that write to the topic straight. A project id that is
+ * no uuid gets a made-up pseudonym and key: processors must refuse it, not choke on it.
+ */
+export async function sealedEventMessage(
+  record: TrackedEventRecord,
+): Promise<{ key: string; value: SealedEventRecord }> {
+  if (!UUID.test(record.project_id)) {
+    const ref = '0'.repeat(32);
+    return { key: userKey(record.project_id, ref), value: sealEvent(record, ref, newUserKey()) };
+  }
+  const ref = await userRefOf(services().db, record.project_id, record.user_id);
+  const key = (await ensureUserKeys(services().db, record.project_id, [ref])).get(ref)!;
+  return { key: userKey(record.project_id, ref), value: sealEvent(record, ref, key) };
 }

@@ -5,7 +5,9 @@ import { Kafka, logLevel } from 'kafkajs';
 import type { RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { topicName } from '../../lib/kafka/topics.js';
-import { call, closeServices, isolateTopics, newProject, startTestApi, waitFor } from './helpers.js';
+import { openValue } from '../../domain/sealed-user.js';
+import { userRefOf } from '../../store/user-keys.js';
+import { call, closeServices, isolateTopics, newProject, services, startTestApi, waitFor } from './helpers.js';
 
 describe('pi.events.v1 on the wire', () => {
   let api: RunningApi;
@@ -55,18 +57,28 @@ describe('pi.events.v1 on the wire', () => {
     assert.equal(seen.length, 1);
     const [{ key: messageKey, value, magic }] = seen as [(typeof seen)[0]];
     assert.equal(magic, 0, 'Confluent wire format starts with magic byte 0');
-    assert.equal(messageKey, `${projectId}:${event.user_id}`);
+    // Keyed by the user's pseudonym; the user id and properties sealed with the user's key.
+    const ref = await userRefOf(services().db, projectId, event.user_id);
+    assert.equal(messageKey, `${projectId}:${ref}`);
     assert.deepEqual(
-      { ...value, received_at: undefined },
+      { ...value, received_at: undefined, sealed: undefined },
       {
         project_id: projectId,
         message_id: event.message_id,
-        user_id: event.user_id,
+        user_ref: ref,
         event: event.event,
         timestamp: Date.parse(event.timestamp),
         received_at: undefined,
-        properties: JSON.stringify(event.properties),
+        sealed: undefined,
       },
     );
+    const { rows } = await services().db.query<{ key: Buffer }>(
+      'select key from user_keys where project_id = $1 and user_ref = $2',
+      [projectId, ref],
+    );
+    assert.deepEqual(openValue(rows[0]!.key, `${projectId}:${ref}`, value.sealed as Buffer), {
+      user_id: event.user_id,
+      properties: JSON.stringify(event.properties),
+    });
   });
 });

@@ -290,6 +290,8 @@ describe('OpenAPI document', function () {
       200,
     );
     await expectStatus(api.call('GET', '/settings/rate-limit', { key: admin }), 200);
+    await expectStatus(api.call('GET', '/settings/retention', { key: admin }), 200);
+    await expectStatus(api.call('PUT', '/settings/retention', { key: admin, json: { alertsDays: 90 } }), 200);
     await expectStatus(api.call('PUT', '/settings/goals', { key: admin, json: { goals: [goal] } }), 200);
     await expectStatus(api.call('GET', '/settings/goals', { key: admin }), 200);
   });

@@ -6,7 +6,16 @@ import { topicName } from '../../lib/kafka/topics.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { closeServices, count, isolateTopics, newProject, services, waitForAnalytics, waitForSink } from './helpers.js';
+import {
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  sealedEventMessage,
+  services,
+  waitForAnalytics,
+  waitForSink,
+} from './helpers.js';
 
 describe('raw-sink, sessionize and data Postgres refuses', () => {
   let sinks: RunningSink[] = [];
@@ -45,10 +54,15 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
     ];
     const producer = createProducer(kafka);
     await producer.connect();
+    // Sealed as the API seals, all under the poison user's key (the one of the bad project included).
+    const poisonKey = (await sealedEventMessage(values[0]!)).key;
     await producer.send({
       topic: topicName('events'),
       messages: await Promise.all(
-        values.map(async (v) => ({ key: `${projectId}:poison-user`, value: await registry.encode(schemaId, v) })),
+        values.map(async (v) => ({
+          key: poisonKey,
+          value: await registry.encode(schemaId, (await sealedEventMessage(v)).value),
+        })),
       ),
     });
     await producer.disconnect();
@@ -66,11 +80,11 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
     );
     const dead = await services().db.query<{ error: string; payload: Buffer }>(
       `select error, payload from dead_letters where processor = 'raw-sink' and message_key = $1 order by kafka_offset`,
-      [`${projectId}:poison-user`],
+      [poisonKey],
     );
     assert.equal(dead.rowCount, 3);
     assert.match(dead.rows[0]!.error, /^postgres: .*(unicode|\\u0000)/i);
-    assert.match(dead.rows[1]!.error, /^postgres: invalid input syntax for type uuid/);
+    assert.match(dead.rows[1]!.error, /^postgres: project_id is not a uuid/);
     assert.match(dead.rows[2]!.error, /^postgres: index row/);
     const decoded = (await registry.decode(dead.rows[1]!.payload)) as TrackedEventRecord;
     assert.equal(decoded.project_id, 'not-a-uuid', 'the original message is kept');
@@ -88,7 +102,7 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
     assert.equal(await count('select 1 from sessions where project_id = $1 and events = 2', [projectId]), 1);
     const { rows: set } = await services().db.query<{ error: string }>(
       `select error from dead_letters where processor = 'sessionize' and message_key = $1 order by kafka_offset`,
-      [`${projectId}:poison-user`],
+      [poisonKey],
     );
     assert.deepEqual(
       set.map((r) => r.error),

@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
 import { createProducer } from '../../lib/kafka/client.js';
 import { registerValueSchema } from '../../lib/kafka/registry.js';
-import { topicName, userKey } from '../../lib/kafka/topics.js';
+import { topicName } from '../../lib/kafka/topics.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { startProcessors } from '../../processors/main.js';
 import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
-import { closeServices, count, isolateTopics, newProject, services, waitForAnalytics } from './helpers.js';
+import {
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  sealedEventMessage,
+  services,
+  waitForAnalytics,
+} from './helpers.js';
 
 /**
  * A batch's chains carry the users' held events as well as the new ones, so they can outgrow the
@@ -41,7 +49,8 @@ describe('sessionize with chains larger than a broker request', () => {
               received_at: Date.now(),
               properties: JSON.stringify({ page: '/big', note: `${user}-${i}-`.padEnd(1000, 'x') }),
             };
-            return { key: userKey(projectId, user), value: await registry.encode(schemaId, record) };
+            const sealed = await sealedEventMessage(record);
+            return { key: sealed.key, value: await registry.encode(schemaId, sealed.value) };
           }),
         );
         await producer.send({ topic: topicName('events'), messages });

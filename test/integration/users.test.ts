@@ -5,6 +5,8 @@ import type { RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { topicName, userKey } from '../../lib/kafka/topics.js';
 import { USER_TABLES } from '../../store/user-data.js';
+import { userRefOf } from '../../store/user-keys.js';
+import { openValue } from '../../domain/sealed-user.js';
 import { startProcessors } from '../../processors/main.js';
 import {
   call,
@@ -98,9 +100,18 @@ describe('users API', () => {
     const got = await call<Record<string, unknown>>(api, 'GET', `/users/${userId}`, { key: admin });
     assert.deepEqual(got.body.properties, patched.body.properties);
 
-    const values = await usersTopicValues(userKey(projectId, userId));
+    // Keyed by the user's pseudonym, the properties sealed with the user's key.
+    const ref = await userRefOf(services().db, projectId, userId);
+    const values = await usersTopicValues(userKey(projectId, ref));
+    const { rows: keys } = await services().db.query<{ key: Buffer }>(
+      'select key from user_keys where project_id = $1 and user_ref = $2',
+      [projectId, ref],
+    );
+    const open = (v: Record<string, unknown> | null) =>
+      openValue(keys[0]!.key, `${projectId}:${ref}`, v!.sealed as Buffer) as { user_id: string; properties: string };
+    assert.ok(values.every((v) => open(v).user_id === userId));
     assert.deepEqual(
-      values.map((v) => JSON.parse(String(v!.properties)) as unknown),
+      values.map((v) => JSON.parse(open(v).properties) as unknown),
       [
         { email: 'a@example.com', plan: 'free', mrr: 0 },
         { email: 'a@example.com', plan: 'pro', mrr: 99 },
@@ -156,7 +167,7 @@ describe('users API', () => {
     assert.deepEqual(del.body, { user_id: gone, deleted: true, rows_deleted: 7 });
     assert.deepEqual(await rowsOf(gone), only({}));
     assert.equal((await call(api, 'GET', `/users/${gone}`, { key: admin })).status, 404);
-    const topic = await usersTopicValues(userKey(projectId, gone));
+    const topic = await usersTopicValues(userKey(projectId, await userRefOf(services().db, projectId, gone)));
     assert.equal(topic.at(-1), null, 'a tombstone ends the user in the users topic');
 
     // Replay the raw topic from offset 0: the erased user's events stay out, the others come back.

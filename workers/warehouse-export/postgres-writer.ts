@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import tls from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { resolveTarget } from '../../lib/targets.js';
@@ -9,13 +12,25 @@ import type { WarehouseWriter, WriterTarget } from './writer.js';
 export const toColumnArrays = (rows: unknown[][], width: number): unknown[][] =>
   Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
-export async function openPostgresWriter({
-  projectId,
-  exportId,
-  credentials,
-  targets,
-  timeoutMs,
-}: WriterTarget): Promise<WarehouseWriter> {
+/**
+ * TLS unless the destination says `disable`: the certificate is checked against the system's CAs
+ * (and WAREHOUSE_CA_FILE) and the account's host name, although the connection goes to the address
+ * the SSRF guard resolved.
+ */
+function tlsOptions(credentials: WriterTarget['credentials'], host: string, caFile: string | undefined) {
+  if (credentials.tls === 'disable') return false;
+  return {
+    rejectUnauthorized: true,
+    ...(net.isIP(host) === 0 ? { servername: host } : {}),
+    ...(caFile ? { ca: [...tls.rootCertificates, fs.readFileSync(caFile, 'utf8')] } : {}),
+    checkServerIdentity: (_: string, cert: tls.PeerCertificate) => tls.checkServerIdentity(host, cert),
+  };
+}
+
+export async function openPostgresWriter(
+  { projectId, exportId, credentials, targets, timeoutMs }: WriterTarget,
+  caFile: string | undefined,
+): Promise<WarehouseWriter> {
   const account = parseAccount(credentials.account ?? '');
   if (!('host' in account)) throw new Error(account.message);
   const schema = credentials.schema ?? DEFAULT_SCHEMA.postgres;
@@ -25,6 +40,7 @@ export async function openPostgresWriter({
     database: credentials.database,
     user: credentials.user,
     password: credentials.password,
+    ssl: tlsOptions(credentials, account.host, caFile),
     // A destination that accepts the connection and then stays silent fails the export after
     // this, instead of holding a worker slot for ever.
     connectionTimeoutMillis: timeoutMs,

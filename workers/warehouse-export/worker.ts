@@ -6,6 +6,7 @@ import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
 import { type Cell, openWriter } from './writer.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
+import { SEALED, SecretBox } from '../../lib/secret-box.js';
 
 /** Rows per batch read from the source and written to the destination: memory holds one batch. */
 export const EXPORT_BATCH_ROWS = 5000;
@@ -99,25 +100,31 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
   }
 }
 
-async function runExport(services: Services, job: ClaimedExport): Promise<void> {
-  const log = services.log.child({ component: 'warehouse-export', project: job.project_id, export: job.export_id });
+async function runExport(services: Services, claimed: ClaimedExport): Promise<void> {
+  const log = services.log.child({
+    component: 'warehouse-export',
+    project: claimed.project_id,
+    export: claimed.export_id,
+  });
   const started = performance.now();
-  // One snapshot for every table of the export, so they agree with each other.
-  const source = await services.db.connect();
+  let job = claimed;
   let outcome: { status: 'succeeded'; counts: Record<string, number> } | { status: 'failed'; error: string };
   try {
-    await source.query('begin isolation level repeatable read read only');
-    outcome = { status: 'succeeded', counts: await copyTables(services, job, source) };
-    await source.query('commit');
+    const { password } = claimed.credentials;
+    const box = new SecretBox(services.config.secretKeys);
+    if (password !== undefined)
+      job = {
+        ...claimed,
+        credentials: { ...claimed.credentials, password: box.open(password, SEALED.warehousePassword) },
+      };
+    outcome = { status: 'succeeded', counts: await copySnapshot(services, job) };
   } catch (err) {
-    await source.query('rollback').catch(() => undefined);
     outcome = { status: 'failed', error: publicError(err, job.credentials) };
-  } finally {
-    // After a failure the source connection may be mid-cursor or dead: dropped, not pooled.
-    source.release(outcome!.status === 'failed');
   }
+  // The password is wiped however the export ended: a finished export is never run again.
   await services.db.query(
-    `update warehouse_exports set status = $3, finished_at = now(), row_counts = $4, error = $5
+    `update warehouse_exports set status = $3, finished_at = now(), row_counts = $4, error = $5,
+       credentials = credentials - 'password'
      where project_id = $1 and export_id = $2`,
     [
       job.project_id,
@@ -130,6 +137,25 @@ async function runExport(services: Services, job: ClaimedExport): Promise<void> 
   const fields = { destination: job.destination, tables: job.tables, ms: Math.round(performance.now() - started) };
   if (outcome.status === 'succeeded') log.info({ ...fields, row_counts: outcome.counts }, 'warehouse export succeeded');
   else log.warn({ ...fields, error: outcome.error }, 'warehouse export failed');
+}
+
+/** Copies the export's tables from one snapshot of the source, so they agree with each other. */
+async function copySnapshot(services: Services, job: ClaimedExport): Promise<Record<string, number>> {
+  const source = await services.db.connect();
+  let failed = true;
+  try {
+    await source.query('begin isolation level repeatable read read only');
+    const counts = await copyTables(services, job, source);
+    await source.query('commit');
+    failed = false;
+    return counts;
+  } catch (err) {
+    await source.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    // After a failure the source connection may be mid-cursor or dead: dropped, not pooled.
+    source.release(failed);
+  }
 }
 
 /** Claims and runs exports one after another until none is left (or `keepGoing` says stop); how many ran. */

@@ -33,9 +33,9 @@ export interface WriterTarget {
 export function openWriter(
   destination: WarehouseDestination,
   target: WriterTarget,
-  folders: { duckdbDir: string; parquetDir: string },
+  config: { duckdbDir: string; parquetDir: string; warehouseCaFile: string | undefined },
 ): Promise<WarehouseWriter> {
-  if (destination === 'postgres') return openPostgresWriter(target);
-  if (destination === 'duckdb') return openDuckdbWriter(target, folders.duckdbDir);
-  return openParquetWriter(target, folders.parquetDir);
+  if (destination === 'postgres') return openPostgresWriter(target, config.warehouseCaFile);
+  if (destination === 'duckdb') return openDuckdbWriter(target, config.duckdbDir);
+  return openParquetWriter(target, config.parquetDir);
 }

@@ -7,6 +7,7 @@ import { type AttemptOutcome, type NextStep, nextStep } from '../../domain/webho
 import { type Claimed, claimDeliveries, recordAttempt, renewLeases } from './outbox.js';
 import { webhookHeaders } from '../../domain/webhooks/signing.js';
 import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/targets.js';
+import { SEALED, SecretBox } from '../../lib/secret-box.js';
 
 /** The spec's slow-endpoint threshold: an answer later than this counts as a failed attempt. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -25,6 +26,7 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
   const { config, db } = services;
   const log = services.log.child({ component: 'webhook-sender' });
   const policy = targetPolicy(config.webhookAllowHosts);
+  const secrets = new SecretBox(config.secretKeys);
   const lookup = guardedLookup(policy);
   const ca = config.webhookCaFile
     ? [...tls.rootCertificates, fs.readFileSync(config.webhookCaFile, 'utf8')]
@@ -38,11 +40,12 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
     if (refused) return { error: `refused: ${refused}` };
     const body = JSON.stringify(d.payload);
     try {
+      const headers = webhookHeaders(secrets.open(d.secret, SEALED.webhookSecret), d.delivery_id, body);
       // Only the status matters: the body is never read, so a huge answer costs nothing.
       const status = await new Promise<number>((resolve, reject) => {
         const stream = got.stream.post(url, {
           body,
-          headers: webhookHeaders(d.secret!, d.delivery_id, body),
+          headers,
           timeout: { request: REQUEST_TIMEOUT_MS },
           retry: { limit: 0 },
           throwHttpErrors: false,

@@ -764,6 +764,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long the project keeps raw events, deliveries, report runs, alerts and export files */
+        get: operations["getSettingsRetention"];
+        /** Replace the project's retention overrides (the retention worker applies them within the hour) */
+        put: operations["putSettingsRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{user_id}": {
         parameters: {
             query?: never;
@@ -775,7 +793,7 @@ export interface paths {
         get: operations["getUsersUser_id"];
         put?: never;
         post?: never;
-        /** Erase every row of a user (privacy request); the user's past events never come back */
+        /** Erase every row of a user (privacy request) and the key that seals their Kafka messages; the user's past events never come back */
         delete: operations["deleteUsersUser_id"];
         options?: never;
         head?: never;
@@ -1770,6 +1788,26 @@ export interface components {
             status: "queued";
         };
         /**
+         * Retention settings of a project
+         * @description Whole days each kind of aging data is kept (docs/api.md, Retention); anything left out keeps its default.
+         */
+        "retention-settings": {
+            /** @description friction alerts (default 365) */
+            alertsDays?: number;
+            /** @description DuckDB and Parquet export files on the service's disk, by when they were written (default 30) */
+            exportFilesDays?: number;
+            /** @description raw events, by when they happened (default 36500: kept) */
+            rawEventsDays?: number;
+            /** @description finished report runs (default 365) */
+            reportRunsDays?: number;
+            /** @description finished webhook deliveries and their attempts (default 30) */
+            webhookDeliveriesDays?: number;
+        };
+        RetentionSettings: {
+            effective: components["schemas"]["retention-settings"];
+            overrides: components["schemas"]["retention-settings"];
+        };
+        /**
          * Tracked event
          * @description One behavioural event: who did what, when, with free properties.
          */
@@ -1820,8 +1858,14 @@ export interface components {
                 account?: string;
                 /** @description Postgres database; DuckDB file or Parquet folder (a relative path inside the server's export folder). */
                 database: string;
+                /** @description Stored sealed (PI_SECRET_KEYS) and wiped when the export ends. */
                 password?: string;
                 schema?: string;
+                /**
+                 * @description Postgres only: verify (the default) connects over TLS and checks the server's certificate and name; disable connects in plain text.
+                 * @enum {unknown}
+                 */
+                tls?: "verify" | "disable";
                 user?: string;
             };
             destination: string;
@@ -6603,6 +6647,170 @@ export interface operations {
             };
             /** @description The key lacks the scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettingsRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { overrides, effective } (whole days) */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSettings"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSettingsRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["retention-settings"];
+            };
+        };
+        responses: {
+            /** @description { overrides, effective } (whole days) */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSettings"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

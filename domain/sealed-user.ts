@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import type { TrackedEventRecord } from './tracked-event.js';
+
+/**
+ * Crypto-shredding of a user's data on Kafka (docs/decisions.md, "Erasure through Kafka"):
+ * messages are keyed by a pseudonym, an HMAC of the user id with the project's secret, and what
+ * names the user (the user id, free properties) travels sealed with a key of the user's own, kept
+ * in Postgres. Erasing the user deletes the key: every copy of every message, replays and
+ * backups of the topics included, stays readable as an event but no longer says whose it was.
+ */
+
+/** The user's pseudonym in Kafka keys and values: HMAC-SHA256 of the user id, 128 bits in hex. */
+export function userRef(projectSecret: Buffer, userId: string): string {
+  return crypto.createHmac('sha256', projectSecret).update(userId, 'utf8').digest('hex').slice(0, 32);
+}
+
+export const USER_KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export const newUserKey = (): Buffer => crypto.randomBytes(USER_KEY_BYTES);
+
+/**
+ * AES-256-GCM of the JSON text of `value`: iv | tag | ciphertext. `context` (the project and the
+ * pseudonym) is bound in, so a sealed value moved onto another user's message does not open.
+ */
+export function sealValue(key: Buffer, context: string, value: unknown): Buffer {
+  const iv = crypto.randomBytes(IV_BYTES);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context));
+  const text = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), text]);
+}
+
+/** The value `sealValue` sealed; throws when the key, the context or the bytes do not match. */
+export function openValue(key: Buffer, context: string, sealed: Buffer): unknown {
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(context)).setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  const text = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  return JSON.parse(text.toString('utf8')) as unknown;
+}
+
+/** pi.events.v1 as written since events are sealed (schemas/avro/pi.events.v1.avsc). */
+export interface SealedEventRecord extends Omit<TrackedEventRecord, 'user_id' | 'properties'> {
+  user_ref: string;
+  /** `{ user_id, properties }` sealed with the user's key */
+  sealed: Buffer;
+}
+
+/** What a consumer of pi.events.v1 decodes: sealed, or plain as written before sealing. */
+export type EventOnWire = SealedEventRecord | TrackedEventRecord;
+
+export const isSealedEvent = (e: EventOnWire): e is SealedEventRecord => 'user_ref' in e && e.user_ref !== '';
+
+/** Whose key opens the message: the pseudonym, or undefined for a plain (older) message. */
+export const refOfEvent = (e: EventOnWire): string | undefined => (isSealedEvent(e) ? e.user_ref : undefined);
+
+export function sealEvent(record: TrackedEventRecord, ref: string, key: Buffer): SealedEventRecord {
+  const { user_id, properties, ...rest } = record;
+  return { ...rest, user_ref: ref, sealed: sealValue(key, `${record.project_id}:${ref}`, { user_id, properties }) };
+}
+
+/**
+ * The event as the processors know it; undefined when the user's key is gone (erased): the
+ * event is then skipped, live or replayed. A plain message from before sealing passes as it is.
+ */
+export function openEvent(e: EventOnWire, key: Buffer | undefined): TrackedEventRecord | undefined {
+  if (!isSealedEvent(e)) {
+    // A producer of the current schema that did not seal leaves neither a pseudonym nor a user.
+    if (typeof e.user_id !== 'string') throw new Error('neither sealed (user_ref) nor plain (user_id)');
+    return e;
+  }
+  if (!key) return undefined;
+  const { user_ref, sealed, ...rest } = e;
+  const { user_id, properties } = openValue(key, `${e.project_id}:${user_ref}`, sealed) as {
+    user_id: string;
+    properties: string;
+  };
+  return { ...rest, user_id, properties };
+}

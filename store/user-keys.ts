@@ -1,0 +1,134 @@
+import type { Pool, PoolClient } from '../lib/db.js';
+import { type EventOnWire, newUserKey, openEvent, refOfEvent, userRef } from '../domain/sealed-user.js';
+import { type TrackedEventRecord, UUID } from '../domain/tracked-event.js';
+
+type Db = Pool | PoolClient;
+
+const pairKey = (projectId: string, ref: string) => `${projectId}\u0000${ref}`;
+
+/** The projects' secrets for pseudonyms (they never change: callers may keep them). */
+export async function pseudonymSecrets(db: Db, projectIds: string[]): Promise<Map<string, Buffer>> {
+  const { rows } = await db.query<{ project_id: string; pseudonym_secret: Buffer }>(
+    'select project_id, pseudonym_secret from projects where project_id = any($1::uuid[])',
+    [projectIds],
+  );
+  return new Map(rows.map((r) => [r.project_id, r.pseudonym_secret]));
+}
+
+/** The user's pseudonym in the project. */
+export async function userRefOf(db: Db, projectId: string, userId: string): Promise<string> {
+  const secret = (await pseudonymSecrets(db, [projectId])).get(projectId);
+  if (!secret) throw new Error(`no project ${projectId}`);
+  return userRef(secret, userId);
+}
+
+/**
+ * The keys of the project's users named by pseudonym, made for those who have none yet:
+ * concurrent makers of one key agree on the one stored first.
+ */
+export async function ensureUserKeys(db: Db, projectId: string, refs: string[]): Promise<Map<string, Buffer>> {
+  const keys = new Map<string, Buffer>();
+  // A key another statement inserts at the same time makes ours skip it (on conflict) without
+  // seeing it (our snapshot is older): asked again, it is there.
+  for (let missing = [...new Set(refs)]; missing.length > 0; missing = missing.filter((r) => !keys.has(r))) {
+    for (const [ref, key] of await makeOrReadKeys(db, projectId, missing)) keys.set(ref, key);
+  }
+  return keys;
+}
+
+async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Promise<Map<string, Buffer>> {
+  const { rows } = await db.query<{ user_ref: string; key: Buffer }>(
+    `with wanted as (select * from unnest($2::text[], $3::bytea[]) as w(user_ref, key)),
+     made as (insert into user_keys (project_id, user_ref, key) select $1, user_ref, key from wanted
+              on conflict (project_id, user_ref) do nothing returning user_ref, key)
+     select user_ref, key from made
+     union all
+     select k.user_ref, k.key from user_keys k join wanted w using (user_ref) where k.project_id = $1`,
+    [projectId, unique, unique.map(() => newUserKey())],
+  );
+  return new Map(rows.map((r) => [r.user_ref, r.key]));
+}
+
+/**
+ * pi.events.v1 values as the processors know them, in the given order: undefined where the
+ * user's key is gone (the user was erased), so the event is skipped, live or replayed; an Error
+ * where the sealed bytes do not open with the key (altered or forged: a dead letter).
+ */
+export async function openEvents(db: Db, events: EventOnWire[]): Promise<(TrackedEventRecord | undefined | Error)[]> {
+  // A project id that is no uuid cannot be looked up (the statement would fail for the whole batch).
+  const keys = await userKeysOf(
+    db,
+    events.flatMap((e) => {
+      const ref = refOfEvent(e);
+      return ref === undefined || !UUID.test(e.project_id) ? [] : [{ projectId: e.project_id, ref }];
+    }),
+  );
+  return events.map((e) => {
+    const ref = refOfEvent(e);
+    if (ref !== undefined && !UUID.test(e.project_id)) return new Error('project_id is not a uuid');
+    try {
+      return openEvent(e, ref === undefined ? undefined : keys.get(pairKey(e.project_id, ref)));
+    } catch (err) {
+      return new Error(`sealed value does not open: ${(err as Error).message}`);
+    }
+  });
+}
+
+/**
+ * A sealed value that does not open with its user's key (altered or forged). Its code is SQLSTATE
+ * class 22 (data exception), so a Postgres sink sets the message aside as a dead letter, as it
+ * does for data Postgres refuses, instead of retrying it for ever.
+ */
+export class UnopenableMessage extends Error {
+  readonly code = '22000';
+}
+
+/** The stored keys of users named by project and pseudonym; erased users have none. */
+export async function userKeysOf(db: Db, users: { projectId: string; ref: string }[]): Promise<Map<string, Buffer>> {
+  if (users.length === 0) return new Map();
+  const { rows } = await db.query<{ project_id: string; user_ref: string; key: Buffer }>(
+    `select k.project_id, k.user_ref, k.key from user_keys k
+     join unnest($1::uuid[], $2::text[]) as u(project_id, user_ref) using (project_id, user_ref)`,
+    [users.map((u) => u.projectId), users.map((u) => u.ref)],
+  );
+  return new Map(rows.map((r) => [pairKey(r.project_id, r.user_ref), r.key]));
+}
+
+/**
+ * The pseudonyms and stored keys that seal messages of the given users (by user id), keyed by
+ * `userKeyLookup(projectId, userId)`. A user without a key (erased) is missing, unless listed in
+ * `makeFor`: users whose messages came in plain text (written before sealing) get one made.
+ */
+export async function sealingKeys(
+  db: Db,
+  users: { projectId: string; userId: string }[],
+  makeFor: Set<string> = new Set(),
+): Promise<Map<string, { ref: string; key: Buffer }>> {
+  const secrets = await pseudonymSecrets(db, [...new Set(users.map((u) => u.projectId))]);
+  const named = users.flatMap((u) => {
+    const secret = secrets.get(u.projectId);
+    return secret ? [{ ...u, ref: userRef(secret, u.userId) }] : [];
+  });
+  const keys = await userKeysOf(db, named);
+  for (const u of named) {
+    if (!keys.has(pairKey(u.projectId, u.ref)) && makeFor.has(pairKey(u.projectId, u.userId))) {
+      const made = await ensureUserKeys(db, u.projectId, [u.ref]);
+      keys.set(pairKey(u.projectId, u.ref), made.get(u.ref)!);
+    }
+  }
+  const found = new Map<string, { ref: string; key: Buffer }>();
+  for (const u of named) {
+    const key = keys.get(pairKey(u.projectId, u.ref));
+    if (key) found.set(pairKey(u.projectId, u.userId), { ref: u.ref, key });
+  }
+  return found;
+}
+
+/** Forgets the user's key: every sealed copy of the user's messages stops naming them. */
+export async function shredUserKey(db: Db, projectId: string, userId: string): Promise<string> {
+  const ref = await userRefOf(db, projectId, userId);
+  await db.query('delete from user_keys where project_id = $1 and user_ref = $2', [projectId, ref]);
+  return ref;
+}
+
+export const userKeyLookup = pairKey;

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { newUserKey, openEvent, openValue, sealEvent, sealValue, userRef } from '../../domain/sealed-user.js';
+import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { type SessionChainRecord, openChain, sealChain } from '../../processors/sessionize/record.js';
+
+const record: TrackedEventRecord = {
+  project_id: 'p1',
+  message_id: 'm1',
+  user_id: 'ada@example.com',
+  event: 'click',
+  timestamp: 1,
+  received_at: 2,
+  properties: '{"plan":"pro"}',
+};
+
+describe('sealed users (crypto-shredding)', () => {
+  it('names a user by a pseudonym that depends on the project secret', () => {
+    const [a, b] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    assert.match(userRef(a, 'ada'), /^[0-9a-f]{32}$/);
+    assert.equal(userRef(a, 'ada'), userRef(a, 'ada'));
+    assert.notEqual(userRef(a, 'ada'), userRef(b, 'ada'));
+    assert.notEqual(userRef(a, 'ada'), userRef(a, 'bob'));
+  });
+
+  it('opens an event sealed with the user key; without the key it is skipped, a plain one passes', () => {
+    const key = newUserKey();
+    const sealed = sealEvent(record, 'r1', key);
+    assert.ok(!JSON.stringify(sealed).includes('ada@example.com'));
+    assert.ok(!sealed.sealed.includes('ada@example.com'));
+    assert.deepEqual(openEvent(sealed, key), record);
+    assert.equal(openEvent(sealed, undefined), undefined);
+    assert.throws(() => openEvent(sealed, newUserKey()));
+    assert.throws(() => openEvent({ ...sealed, user_ref: 'r2' }, key), 'bound to the pseudonym');
+    assert.deepEqual(openEvent(record, undefined), record);
+  });
+
+  it('refuses altered bytes', () => {
+    const key = newUserKey();
+    const sealed = sealValue(key, 'p:r', { a: 1 });
+    assert.deepEqual(openValue(key, 'p:r', sealed), { a: 1 });
+    sealed[sealed.length - 1]! ^= 1;
+    assert.throws(() => openValue(key, 'p:r', sealed));
+  });
+
+  it('seals a chain: the user id and every event property in order, the rest in the clear', () => {
+    const event = (id: string, properties: string) => ({
+      message_id: id,
+      event: 'click',
+      timestamp: 1,
+      received_at: 2,
+      offset: 3,
+      properties,
+    });
+    const chain: SessionChainRecord = {
+      project_id: 'p1',
+      user_id: 'ada',
+      gap_ms: 1,
+      max_ms: 2,
+      complete: true,
+      sessions: [
+        { session_id: 's1', events: [event('a', '{"i":1}'), event('b', '{"i":2}')] },
+        { session_id: 's2', events: [event('c', '{"i":3}')] },
+      ],
+    };
+    const key = newUserKey();
+    const sealed = sealChain(chain, 'r1', key);
+    assert.ok(!JSON.stringify(sealed).includes('"i"'));
+    assert.equal(sealed.sessions[1]!.events[0]!.message_id, 'c');
+    assert.deepEqual(openChain(sealed, key), chain);
+    assert.equal(openChain(sealed, undefined), undefined);
+    assert.deepEqual(openChain(chain, undefined), chain);
+  });
+});
