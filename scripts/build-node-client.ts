@@ -1,8 +1,9 @@
 /**
  * Builds the Node client (clients/node): its API types generated from the OpenAPI document by
- * openapi-typescript (src/api.ts), then its JavaScript and declarations (dist/), both committed so
- * that `npm install ./clients/node` works in any Node 20 project without a build step.
- * test/integration/openapi.test.ts fails when either differs from a fresh build.
+ * openapi-typescript (src/api.ts, committed: test/integration/openapi.test.ts fails when it differs
+ * from a fresh generation), then its JavaScript and declarations into the git-ignored dist/, which
+ * `npm install ./clients/node` installs. `--compile-only` leaves src/api.ts alone: `npm start` and
+ * `npm test` compile with it, so a stale src/api.ts is reported by the test, not rewritten.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,7 +39,7 @@ export async function nodeClientTypes(document: Record<string, unknown>): Promis
 }
 
 /** Compiles clients/node/src into `outDir`; the emitted files by path relative to it. */
-export function compileNodeClient(outDir: string): Map<string, string> {
+function compileNodeClient(outDir: string): Map<string, string> {
   const configFile = path.join(NODE_CLIENT, 'tsconfig.json');
   const { config } = ts.readConfigFile(configFile, (f) => ts.sys.readFile(f)) as { config: unknown };
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, NODE_CLIENT, { outDir });
@@ -58,20 +59,8 @@ export function compileNodeClient(outDir: string): Map<string, string> {
   return emitted;
 }
 
-/** The committed files of dir, by path relative to it. */
-export function filesUnder(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) {
-      const file = path.join(entry.parentPath, entry.name);
-      files.set(path.relative(dir, file), fs.readFileSync(file, 'utf8'));
-    }
-  }
-  return files;
-}
-
-export async function buildNodeClient(): Promise<void> {
-  fs.writeFileSync(API_TYPES, await nodeClientTypes(openApiDocument()));
+export async function buildNodeClient(compileOnly: boolean): Promise<void> {
+  if (!compileOnly) fs.writeFileSync(API_TYPES, await nodeClientTypes(openApiDocument()));
   const dist = path.join(NODE_CLIENT, 'dist');
   const emitted = compileNodeClient(dist);
   fs.rmSync(dist, { recursive: true, force: true });
@@ -87,11 +76,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       usage: 'npm run build:node-client',
       summary:
         'Generates clients/node/src/api.ts from the OpenAPI document and compiles the client into clients/node/dist.',
-      options: {},
+      options: {
+        'compile-only': { type: 'boolean', help: 'only compile src/ into dist/ (src/api.ts as committed)' },
+      },
     },
-    async () => {
-      await buildNodeClient();
-      console.log(`wrote ${path.relative(process.cwd(), API_TYPES)} and clients/node/dist/`);
+    async ({ values }) => {
+      const compileOnly = values['compile-only'] ?? false;
+      await buildNodeClient(compileOnly);
+      console.log(`wrote ${compileOnly ? '' : `${path.relative(process.cwd(), API_TYPES)} and `}clients/node/dist/`);
       return 0;
     },
   );
