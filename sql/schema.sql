@@ -748,6 +748,14 @@ create table user_friction (
   constraint user_friction_pkey PRIMARY KEY (project_id, user_id)
 );
 
+create table user_key_epoch (
+  singleton boolean not null default true,
+  database_id uuid not null default gen_random_uuid(),
+  epoch bigint not null default 0,
+  constraint user_key_epoch_pkey PRIMARY KEY (singleton),
+  constraint user_key_epoch_singleton_check CHECK (singleton)
+);
+
 create table user_keys (
   project_id uuid not null,
   user_ref text not null,

@@ -26,10 +26,34 @@ export interface UserRef {
  * interleave (each sees the other's committed rows).
  */
 export async function lockUsers(client: PoolClient, users: UserRef[]): Promise<void> {
-  const keys = [...new Set(users.map((u) => `${u.projectId}:${u.userId}`))];
+  await advisoryLocks(client, 'pg_advisory_xact_lock', '', users);
+}
+
+/**
+ * 1, for a writer that only adds rows an erasure deletes (the raw sink): a shared lock of each
+ * user's erasure guard, a lock of its own that only an erasure takes exclusively (`lockErasure`,
+ * after `lockUsers`). Such writers wait for an erasure of their users, never for each other or
+ * for the sinks' user locks.
+ */
+export async function guardUsersAgainstErasure(client: PoolClient, users: UserRef[]): Promise<void> {
+  await advisoryLocks(client, 'pg_advisory_xact_lock_shared', 'erasure:', users);
+}
+
+/** 1, for an erasure, after `lockUsers`: waits for the guards' holders and keeps new ones out until commit. */
+export async function lockErasure(client: PoolClient, user: UserRef): Promise<void> {
+  await advisoryLocks(client, 'pg_advisory_xact_lock', 'erasure:', [user]);
+}
+
+async function advisoryLocks(
+  client: PoolClient,
+  lock: 'pg_advisory_xact_lock' | 'pg_advisory_xact_lock_shared',
+  space: string,
+  users: UserRef[],
+): Promise<void> {
+  const keys = [...new Set(users.map((u) => `${space}${u.projectId}:${u.userId}`))];
   if (keys.length === 0) return;
   await client.query(
-    `select pg_advisory_xact_lock(h) from (select hashtextextended(k, 0) as h from unnest($1::text[]) k order by 1) s`,
+    `select ${lock}(h) from (select hashtextextended(k, 0) as h from unnest($1::text[]) k order by 1) s`,
     [keys],
   );
 }

@@ -1,7 +1,7 @@
 import { ContributionDeltas } from './contributions.js';
 import type { PoolClient } from '../lib/db.js';
 import { keepingAnswerTables } from './answer-tables.js';
-import { lockProjectPass, lockUsers } from './locks.js';
+import { lockErasure, lockProjectPass, lockUsers } from './locks.js';
 import type { SessionContribution } from '../domain/contribution/types.js';
 import { eraseUserAttempts } from './workflow-attempts.js';
 import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
@@ -56,6 +56,7 @@ export async function eraseUser(
   userId: string,
 ): Promise<{ rows: number; ref: string }> {
   await lockUsers(client, [{ projectId, userId }]);
+  await lockErasure(client, { projectId, userId });
   // Counted first: subtracting the contributions below already empties some per-user rows.
   const { rows: counted } = await client.query<{ n: number }>(
     `select ${USER_DATA_TABLES.map((t) => `(select count(*) from ${t} where project_id = $1 and user_id = $2)`).join(' + ')} as n`,

@@ -15,6 +15,15 @@ export async function pseudonymSecrets(db: Db, projectIds: string[]): Promise<Ma
   return new Map(rows.map((r) => [r.project_id, r.pseudonym_secret]));
 }
 
+/** Secrets this process has read, by project id (ids are unique across databases). */
+const knownSecrets = new Map<string, Buffer>();
+
+async function keptPseudonymSecrets(db: Db, projectIds: string[]): Promise<Map<string, Buffer>> {
+  const unknown = projectIds.filter((id) => !knownSecrets.has(id));
+  if (unknown.length > 0) for (const [id, secret] of await pseudonymSecrets(db, unknown)) knownSecrets.set(id, secret);
+  return new Map(projectIds.flatMap((id) => (knownSecrets.has(id) ? [[id, knownSecrets.get(id)!]] : [])));
+}
+
 /** The user's pseudonym in the project. */
 export async function userRefOf(db: Db, projectId: string, userId: string): Promise<string> {
   const secret = (await pseudonymSecrets(db, [projectId])).get(projectId);
@@ -83,8 +92,44 @@ export class UnopenableMessage extends Error {
   readonly code = '22000';
 }
 
-/** The stored keys of users named by project and pseudonym; erased users have none. */
+/** Keys a process keeps per database at most (about 100 bytes each); the oldest read go first. */
+export const KEPT_KEYS = 200_000;
+
+/** Per database: the erasure epoch the kept keys are valid for (migration 26), and the keys. */
+const keptKeys = new Map<string, { epoch: string; keys: Map<string, Buffer> }>();
+
+/**
+ * The stored keys of users named by project and pseudonym; erased users have none. Keys read
+ * before are kept while no erasure happened since (the epoch), so each batch of a processor reads
+ * only its new users' keys: the answer is the same as reading them all now.
+ */
 export async function userKeysOf(db: Db, users: { projectId: string; ref: string }[]): Promise<Map<string, Buffer>> {
+  if (users.length === 0) return new Map();
+  const { rows: marks } = await db.query<{ database_id: string; epoch: string }>(
+    'select database_id, epoch::text from user_key_epoch',
+  );
+  const { database_id: database, epoch } = marks[0]!;
+  let kept = keptKeys.get(database);
+  if (kept?.epoch !== epoch) {
+    kept = { epoch, keys: new Map() };
+    keptKeys.set(database, kept);
+  }
+  const keys = kept.keys;
+  const missing = users.filter((u) => !keys.has(pairKey(u.projectId, u.ref)));
+  for (const [pair, key] of await readUserKeys(db, missing)) {
+    if (keys.size >= KEPT_KEYS) keys.delete(keys.keys().next().value!);
+    keys.set(pair, key);
+  }
+  return new Map(
+    users.flatMap((u) => {
+      const pair = pairKey(u.projectId, u.ref);
+      const key = keys.get(pair);
+      return key ? [[pair, key]] : [];
+    }),
+  );
+}
+
+async function readUserKeys(db: Db, users: { projectId: string; ref: string }[]): Promise<Map<string, Buffer>> {
   if (users.length === 0) return new Map();
   const { rows } = await db.query<{ project_id: string; user_ref: string; key: Buffer }>(
     `select k.project_id, k.user_ref, k.key from user_keys k
@@ -104,7 +149,7 @@ export async function sealingKeys(
   users: { projectId: string; userId: string }[],
   makeFor: Set<string> = new Set(),
 ): Promise<Map<string, { ref: string; key: Buffer }>> {
-  const secrets = await pseudonymSecrets(db, [...new Set(users.map((u) => u.projectId))]);
+  const secrets = await keptPseudonymSecrets(db, [...new Set(users.map((u) => u.projectId))]);
   const named = users.flatMap((u) => {
     const secret = secrets.get(u.projectId);
     return secret ? [{ ...u, ref: userRef(secret, u.userId) }] : [];
@@ -124,10 +169,14 @@ export async function sealingKeys(
   return found;
 }
 
-/** Forgets the user's key: every sealed copy of the user's messages stops naming them. */
+/**
+ * Forgets the user's key: every sealed copy of the user's messages stops naming them, and the
+ * processors forget the keys they kept when the erasure commits.
+ */
 export async function shredUserKey(db: Db, projectId: string, userId: string): Promise<string> {
   const ref = await userRefOf(db, projectId, userId);
   await db.query('delete from user_keys where project_id = $1 and user_ref = $2', [projectId, ref]);
+  await db.query('update user_key_epoch set epoch = epoch + 1');
   return ref;
 }
 

@@ -3,7 +3,7 @@ import { RETENTION_DEFAULTS } from '../../domain/retention.js';
 import type { EventOnWire } from '../../domain/sealed-user.js';
 import { UnopenableMessage, openEvents } from '../../store/user-keys.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
-import { lockUsers } from '../../store/locks.js';
+import { guardUsersAgainstErasure } from '../../store/locks.js';
 import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
 
 const COLUMNS: (keyof RawEventRow)[] = [
@@ -41,7 +41,8 @@ export const rawSink: PostgresSink<EventOnWire> = {
       }),
     );
     if (rows.length === 0) return;
-    await lockUsers(
+    // Only an erasure of the batch's users is waited for (other sinks' user locks are not).
+    await guardUsersAgainstErasure(
       client,
       rows.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
     );
