@@ -1,10 +1,11 @@
 import { userRef } from '../domain/sealed-user.js';
 import type { Pool, PoolClient } from '../lib/db.js';
-import { ensureUserKeys, pseudonymSecrets } from '../store/user-keys.js';
+import { ensureUserKeys, pseudonymSecrets, userKeyLookup, userKeysOf } from '../store/user-keys.js';
 
 /**
  * The API's side of sealing (docs/decisions.md, "Erasure through Kafka"): each user's pseudonym
- * and key, made with the user's first message. Projects' secrets never change, so they are kept.
+ * and key, made with the user's first message. Projects' secrets never change, so they are kept;
+ * users' keys are kept while no erasure happens (`userKeysOf`).
  */
 export class UserSealing {
   private readonly secrets = new Map<string, Buffer>();
@@ -24,7 +25,15 @@ export class UserSealing {
       this.secrets.set(projectId, secret);
     }
     const refs = new Map(userIds.map((id) => [id, userRef(secret, id)]));
-    const keys = await ensureUserKeys(client, projectId, [...refs.values()]);
-    return new Map([...refs].map(([id, ref]) => [id, { ref, key: keys.get(ref)! }]));
+    // Known users' keys come from what this process kept (one small statement); only new users'
+    // keys are made. Made keys are not kept here: `client` may be a transaction that rolls back.
+    const stored = await userKeysOf(
+      client,
+      [...refs.values()].map((ref) => ({ projectId, ref })),
+    );
+    const keyOf = (ref: string) => stored.get(userKeyLookup(projectId, ref));
+    const missing = [...refs.values()].filter((ref) => !keyOf(ref));
+    const made = missing.length > 0 ? await ensureUserKeys(client, projectId, missing) : new Map<string, Buffer>();
+    return new Map([...refs].map(([id, ref]) => [id, { ref, key: keyOf(ref) ?? made.get(ref)! }]));
   }
 }
