@@ -11,6 +11,10 @@ export const int = 'int';
 export const big = 'bigint';
 export const dbl = 'double precision';
 
+/** A table of per-user rows (`user_id` in its key): written under the user's lock, never shared. */
+export const perUserTable = (spec: AdditiveTable): boolean => spec.keys.some(([name]) => name === 'user_id');
+export const sharedTable = (spec: AdditiveTable): boolean => !perUserTable(spec);
+
 /**
  * Signed sums per row of additive tables, written as net changes: one upsert per table, then the
  * rows whose values all fell to zero are removed, so a table holds exactly its non-zero sums.
@@ -35,8 +39,10 @@ export class AdditiveDeltas {
    * Tables in name order and rows in key order: every transaction locks shared rows in the same
    * order, so concurrent writers (partitions, erasure, replay) wait for each other but never deadlock.
    */
-  async apply(client: PoolClient): Promise<void> {
-    const tables = [...this.rows].sort(([a], [b]) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
+  async apply(client: PoolClient, only: (spec: AdditiveTable) => boolean = () => true): Promise<void> {
+    const tables = [...this.rows]
+      .filter(([spec]) => only(spec))
+      .sort(([a], [b]) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
     for (const [spec, table] of tables) {
       // Equal subtractions and additions cancel out: nothing to write.
       const rows = [...table]

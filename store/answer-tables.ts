@@ -242,7 +242,23 @@ export async function keepingAnswerTables<T>(
   change: () => Promise<T>,
   tables: AnswerTables = 'all',
 ): Promise<T> {
-  if (users.length === 0) return change();
+  const { result, deltas } = await answerTableShares(client, users, change, tables);
+  await deltas.apply(client);
+  return result;
+}
+
+/**
+ * keepingAnswerTables, leaving the answer tables' changes to the caller to apply (last in its
+ * transaction, so that their shared rows stay locked for as short a time as possible).
+ */
+export async function answerTableShares<T>(
+  client: PoolClient,
+  users: User[],
+  change: () => Promise<T>,
+  tables: AnswerTables = 'all',
+): Promise<{ result: T; deltas: AdditiveDeltas }> {
+  const deltas = new AdditiveDeltas();
+  if (users.length === 0) return { result: await change(), deltas };
   await lockUsers(client, users);
   const segmentKeys = JSON.stringify(
     await segmentProperties(
@@ -250,12 +266,10 @@ export async function keepingAnswerTables<T>(
       users.map((u) => u.projectId),
     ),
   );
-  const deltas = new AdditiveDeltas();
   await addShares(client, users, segmentKeys, deltas, -1, tables);
   const result = await change();
   await addShares(client, users, segmentKeys, deltas, 1, tables);
-  await deltas.apply(client);
-  return result;
+  return { result, deltas };
 }
 
 /**

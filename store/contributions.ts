@@ -166,7 +166,8 @@ export class ContributionDeltas {
     }
   }
 
-  apply(client: PoolClient): Promise<void> {
-    return this.deltas.apply(client);
+  /** `only`: the tables to write now (all by default; see perUserTable, sharedTable). */
+  apply(client: PoolClient, only?: (spec: AdditiveTable) => boolean): Promise<void> {
+    return this.deltas.apply(client, only);
   }
 }

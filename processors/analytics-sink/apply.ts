@@ -2,7 +2,8 @@ import type { AnalyticsConfig } from '../../domain/analytics-config.js';
 import { type PageDay, frictionAlert } from '../../domain/friction/alerts.js';
 import type { FrictionTotals } from '../../domain/friction/index.js';
 import type { PoolClient } from '../../lib/db.js';
-import { keepingAnswerTables } from '../../store/answer-tables.js';
+import { perUserTable, sharedTable } from '../../store/additive-deltas.js';
+import { answerTableShares } from '../../store/answer-tables.js';
 import { ContributionDeltas } from '../../store/contributions.js';
 import { refreshFeatureUsers } from '../../store/feature-users.js';
 import { type SessionWrites, writeSessions } from '../../store/sessions.js';
@@ -48,14 +49,15 @@ export async function applyChanges(
       features.push({ projectId: t.projectId, userId: t.userId, feature });
     }
   }
-  await keepingAnswerTables(client, users, async () => {
-    // Sessions and daily tables first: the refreshes below read them.
+  // Per-user rows first, under the users' locks; the shared rows (daily sums, answer tables,
+  // alerts) last, in the lock order: a concurrent batch waits for them only until this one commits.
+  const answerTables = await answerTableShares(client, users, async () => {
+    // Sessions and per-user daily tables first: the refreshes below read them.
     await writeSessions(client, writes);
-    await deltas.apply(client);
+    await deltas.apply(client, perUserTable);
     await refreshFeatureUsers(client, features);
     await refreshUserMetrics(client, users, configs);
   });
-  await raiseAlerts(client, [...pageDays.values()], configs);
   await recordFrictionEpisodes(client, writes.added, configs);
   await recordInterventions(
     client,
@@ -72,6 +74,9 @@ export async function applyChanges(
       received_at: r.rx,
     })),
   );
+  await deltas.apply(client, sharedTable);
+  await answerTables.deltas.apply(client);
+  await raiseAlerts(client, [...pageDays.values()], configs);
 }
 
 /**
