@@ -34,6 +34,14 @@ describe('sealed users (crypto-shredding)', () => {
     assert.deepEqual(openEvent(record, undefined), record);
   });
 
+  it('gives every sealed value its own IV, across refills of the IV pool, and each opens', () => {
+    const key = newUserKey();
+    const sealed = Array.from({ length: 10_000 }, (_, i) => sealValue(key, 'p:u', { i }));
+    assert.equal(new Set(sealed.map((s) => s.subarray(0, 12).toString('hex'))).size, sealed.length);
+    assert.deepEqual(openValue(key, 'p:u', sealed[0]!), { i: 0 });
+    assert.deepEqual(openValue(key, 'p:u', sealed[9_999]!), { i: 9_999 });
+  });
+
   it('refuses altered bytes', () => {
     const key = newUserKey();
     const sealed = sealValue(key, 'p:r', { a: 1 });
