@@ -124,6 +124,24 @@ const REACH_SQL = `with ${USERS}, ${EDGES}
          coalesce(sum(ms), 0)::bigint as discovery_ms
   from e group by 1, 2, 3, 4, 5`;
 
+/** Distinct users with a session over any date range: each of a user's days with sessions is an edge from the previous one. */
+const USER_REACH: AdditiveTable = {
+  table: 'user_reach',
+  keys: [
+    ['day', 'date'],
+    ['prev_day', 'date'],
+  ],
+  values: [['users', int]],
+};
+
+const USER_REACH_SQL = `with ${USERS},
+  e as (
+    select d.project_id, d.day,
+           coalesce(lag(d.day) over (partition by d.project_id, d.user_id order by d.day), '-infinity') as prev_day
+    from u join user_daily d using (project_id, user_id) where d.sessions > 0
+  )
+  select project_id, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3`;
+
 /** Sessions (feature '') and sessions with the feature visible per day, by the user's tenure on that day. */
 const TENURE_SQL = `with ${USERS},
   m as (select m.project_id, m.user_id, m.first_seen_at from u join user_metrics m using (project_id, user_id)),
@@ -181,6 +199,7 @@ const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
   { spec: REACH, sql: REACH_SQL },
   frictionReach('friction_page_reach', 'friction_page_users', ['page']),
   frictionReach('friction_element_reach', 'friction_element_users', ['page', 'element']),
+  { spec: USER_REACH, sql: USER_REACH_SQL },
   { spec: TENURE, sql: TENURE_SQL },
   { spec: DISCOVERY, sql: DISCOVERY_SQL },
   { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, segments: true },

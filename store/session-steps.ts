@@ -4,6 +4,8 @@ import type { PoolClient } from '../lib/db.js';
 export interface SessionSteps {
   session_id: string;
   user_id: string;
+  /** the session's UTC day (YYYY-MM-DD) */
+  day: string;
   /** the session's events with what the step rules read (domain/workflows/steps.ts) */
   events: StepEvent[];
 }
@@ -18,13 +20,14 @@ export async function sessionsWithEvents(
   const { rows } = await client.query<{
     session_id: string;
     user_id: string;
+    day: string;
     event: string;
     at: number;
     kafka_offset: number;
     page: unknown;
     feature: unknown;
   }>(
-    `select s.session_id, s.user_id, e.event, (extract(epoch from e.occurred_at) * 1000)::bigint as at, e.kafka_offset,
+    `select s.session_id, s.user_id, s.day::text as day, e.event, (extract(epoch from e.occurred_at) * 1000)::bigint as at, e.kafka_offset,
             e.properties->'page' as page, e.properties->'feature' as feature
      from sessions s
      join session_events e on e.project_id = s.project_id and e.user_id = s.user_id
@@ -35,7 +38,8 @@ export async function sessionsWithEvents(
   const sessions = new Map<string, SessionSteps>();
   for (const r of rows) {
     let session = sessions.get(r.session_id);
-    if (!session) sessions.set(r.session_id, (session = { session_id: r.session_id, user_id: r.user_id, events: [] }));
+    if (!session)
+      sessions.set(r.session_id, (session = { session_id: r.session_id, user_id: r.user_id, day: r.day, events: [] }));
     session.events.push({
       event: r.event,
       at: r.at,

@@ -1,6 +1,7 @@
 import type { AnalyticsConfig } from '../domain/analytics-config.js';
 import { type FrictionTotals, frictionIndex } from '../domain/friction/index.js';
-import type { PoolClient } from '../lib/db.js';
+import type { DateRange } from '../domain/date-range.js';
+import type { Pool, PoolClient } from '../lib/db.js';
 import type { UserRef } from './locks.js';
 
 /** The touched users' rows of user_metrics (cohort criteria are evaluated over them), in one statement. */
@@ -49,6 +50,16 @@ export async function usersWithSessions(client: PoolClient, projectId: string): 
   const { rows } = await client.query<{ n: number }>(
     'select count(*)::int as n from user_metrics where project_id = $1 and sessions > 0',
     [projectId],
+  );
+  return rows[0]!.n;
+}
+
+/** Users with a session in the days of `range` (their first such day's reach edge): user_share's denominator there. */
+export async function usersWithSessionsIn(db: Pool | PoolClient, projectId: string, range: DateRange): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `select coalesce(sum(users), 0)::int as n from user_reach
+     where project_id = $1 and day between $2 and $3 and prev_day < $2`,
+    [projectId, range.start, range.end],
   );
   return rows[0]!.n;
 }

@@ -43,6 +43,7 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
     'feature_discovery',
     'friction_page_reach',
     'friction_element_reach',
+    'user_reach',
     'segment_daily',
     'segment_feature_daily',
     'segment_feature_reach',

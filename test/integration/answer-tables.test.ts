@@ -118,6 +118,7 @@ const ANSWER_TABLES = [
   'feature_discovery',
   'friction_page_reach',
   'friction_element_reach',
+  'user_reach',
   'segment_daily',
   'segment_feature_daily',
   'segment_feature_reach',
@@ -191,6 +192,10 @@ const RECOMPUTED: Record<string, string> = {
                                                  '-infinity') as prev_day
                                  from friction_element_users where project_id = $1) e
                            group by 1, 2, 3, 4`,
+  user_reach: `select day, prev_day, count(*)::int as users
+               from (select day, coalesce(lag(day) over (partition by user_id order by day), '-infinity') as prev_day
+                     from user_daily where project_id = $1 and sessions > 0) e
+               group by 1, 2`,
 };
 
 async function rows(sql: string, projectId: string): Promise<string[]> {

@@ -3,6 +3,9 @@ import { refreshWorkflows } from '../../workers/workflows/refresh.js';
 import { DEFAULT_PATH_RULES, type Attempt, attempts, mineWorkflows } from '../../domain/workflows/mining.js';
 import { type StepEvent, stepsOf } from '../../domain/workflows/steps.js';
 import { seededRandom } from '../../domain/random.js';
+import type { DateRange } from '../../domain/date-range.js';
+import { DAY_MS, isoDay } from '../../domain/time.js';
+import { workflowsInRange } from '../../store/workflow-windows.js';
 import {
   call,
   newProject,
@@ -18,17 +21,18 @@ const GOALS = ['signup', 'feature_used'];
 const MINUTE = 60_000;
 
 /**
- * The workflows a full recomputation gives: every stored session read with its events and mined
- * from scratch, as the worker did before it kept attempts (no kept state is read here).
+ * The workflows a full recomputation gives: every stored session (or those of the days of `range`)
+ * read with its events and mined from scratch, as the worker did before it kept attempts (no kept
+ * state is read here).
  */
-async function minedFromScratch(projectId: string) {
+async function minedFromScratch(projectId: string, range?: DateRange) {
   const { rows } = await services().db.query<StepEvent & { session_id: string; user_id: string }>(
     `select s.session_id, s.user_id, e.event, (extract(epoch from e.occurred_at) * 1000)::bigint as at,
             e.kafka_offset as "offset", jsonb_build_object('page', e.properties->'page', 'feature', e.properties->'feature') as properties
      from sessions s join session_events e on e.project_id = s.project_id and e.user_id = s.user_id
        and e.occurred_at between s.started_at and s.ended_at
-     where s.project_id = $1`,
-    [projectId],
+     where s.project_id = $1 and ($2::date is null or s.day between $2 and $3)`,
+    [projectId, range?.start ?? null, range?.end ?? null],
   );
   const sessions = new Map<string, { user: string; events: StepEvent[] }>();
   for (const r of rows) {
@@ -74,7 +78,12 @@ describe('workflows kept per change equal a full recomputation', function () {
     const random = seededRandom(0x77f);
     const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
     const users = Array.from({ length: 8 }, (_, i) => `u${i}`);
-    const start = Date.now() - 2 * 24 * 60 * MINUTE;
+    // From 40 minutes before yesterday's midnight: the sessions fall on two days.
+    const start = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS - 40 * MINUTE;
+    const windows = [
+      { start: isoDay(start), end: isoDay(start) },
+      { start: isoDay(start + DAY_MS), end: isoDay(Date.now()) },
+    ];
     const latest = new Map<string, number>();
     let n = 0;
     const event = (user: string, at: number) => {
@@ -141,17 +150,31 @@ describe('workflows kept per change equal a full recomputation', function () {
         })),
         `step ${step} (${op})`,
       );
+      // A window's answer from the daily sums equals mining the sessions of its days from scratch.
+      for (const range of windows) {
+        assert.deepEqual(
+          await workflowsInRange(services().db, projectId, GOALS, range),
+          (await minedFromScratch(projectId, range)).map(({ rank: _, ...w }) => w),
+          `step ${step} (${op}), ${range.start} to ${range.end}`,
+        );
+      }
+    }
+    for (const range of windows) {
+      assert.ok((await minedFromScratch(projectId, range)).length > 0, `workflows from ${range.start} to ${range.end}`);
     }
     assert.ok(erasures > 0, 'the sequence erased users');
     assert.ok((await storedWorkflows(projectId)).length > 2, 'the sequence made workflows');
 
     // The kept sums equal those a rebuild from all sessions makes (what a replay asks for).
     const tables = ['workflow_goals', 'workflows', 'workflow_steps', 'workflow_paths', 'workflow_first_steps'];
-    const kept = await tableRows(projectId, [...tables, 'workflow_lengths', 'workflow_attempts'], ['computed_at']);
+    const dated = ['workflow_path_days', 'workflow_first_step_days', 'workflow_length_days', 'workflow_path_reach'];
+    const kept = await tableRows(projectId, [...tables, ...dated, 'workflow_lengths', 'workflow_attempts'], [
+      'computed_at',
+    ]);
     await services().db.query('insert into workflow_changes (project_id) values ($1)', [projectId]);
     assert.equal(await refreshWorkflows(services(), projectId), GOALS.length);
     assert.deepEqual(
-      await tableRows(projectId, [...tables, 'workflow_lengths', 'workflow_attempts'], ['computed_at']),
+      await tableRows(projectId, [...tables, ...dated, 'workflow_lengths', 'workflow_attempts'], ['computed_at']),
       kept,
     );
   });

@@ -15,7 +15,8 @@ import {
   goalSummary,
   takeChangedSessions,
 } from '../../store/workflow-attempts.js';
-import { stepFriction, storeGoal } from './store-goal.js';
+import { stepFriction } from '../../store/step-friction.js';
+import { storeGoal } from './store-goal.js';
 
 /** Sessions read at once (memory is bounded by this, not by the project or a burst of changes). */
 const SESSIONS_PER_READ = 2000;
@@ -46,7 +47,7 @@ async function attemptsOf(
 ): Promise<StoredAttempt[]> {
   const sessions = await sessionsWithEvents(client, projectId, sessionIds);
   return sessions.flatMap((s) =>
-    attemptRows(s.user_id, s.events, goals).map((a) => ({ ...a, session_id: s.session_id })),
+    attemptRows(s.user_id, s.events, goals).map((a) => ({ ...a, session_id: s.session_id, day: s.day })),
   );
 }
 
