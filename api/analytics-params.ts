@@ -4,15 +4,16 @@ import { fieldError } from './errors.js';
 import type { QueryParam } from './route.js';
 import { stringParam } from './query.js';
 
-export const DATE_RANGE_PARAMS: QueryParam[] = [
-  {
-    name: 'date_range',
-    description: 'last_7_days, last_30_days (default), last_90_days or custom',
-    schema: { enum: [...DATE_RANGES] },
-  },
+const dateRangeParams = (values: string): QueryParam[] => [
+  { name: 'date_range', description: values, schema: { enum: [...DATE_RANGES] } },
   { name: 'start', description: 'YYYY-MM-DD, with date_range=custom', schema: { type: 'string', format: 'date' } },
   { name: 'end', description: 'YYYY-MM-DD, with date_range=custom', schema: { type: 'string', format: 'date' } },
 ];
+
+export const DATE_RANGE_PARAMS = dateRangeParams('last_7_days, last_30_days (default), last_90_days or custom');
+
+/** date_range on answers that cover all history unless asked (workflows, job analytics, a cohort's detail). */
+export const WINDOW_PARAMS = dateRangeParams('last_7_days, last_30_days, last_90_days or custom; default: all history');
 
 export function dateRange(ctx: Context, fallback = 'last_30_days'): DateRange {
   const result = parseDateRange(
@@ -22,6 +23,13 @@ export function dateRange(ctx: Context, fallback = 'last_30_days'): DateRange {
   );
   if ('field' in result) throw fieldError(result.field, result.reason, result.message);
   return result.range;
+}
+
+/** The range asked for, or undefined for all history (WINDOW_PARAMS). */
+export function optionalDateRange(ctx: Context): DateRange | undefined {
+  const given = ['date_range', 'start', 'end'].some((name) => stringParam(ctx, name) !== undefined);
+  // start or end alone is refused by dateRange (they go with date_range=custom).
+  return given ? dateRange(ctx) : undefined;
 }
 
 /** `segment=plan:pro` → users whose property plan equals "pro". */

@@ -1,5 +1,5 @@
 import type { DateRange } from '../domain/date-range.js';
-import type { FrictionTotals } from '../domain/friction/index.js';
+import { type FrictionTotals, noFriction } from '../domain/friction/index.js';
 import type { Pool, PoolClient } from '../lib/db.js';
 import { summedFacts } from './friction-facts.js';
 
@@ -22,6 +22,9 @@ const SIGNAL_COUNTS = `coalesce(sum(p.dead_clicks), 0)::int as dead_click, coale
   coalesce(sum(p.idle_gaps), 0)::int as idle`;
 
 export type StepFriction = FrictionTotals & { common_issues: string[] };
+
+/** A step with no page facts (a feature, or a page without friction rows). */
+export const NO_FRICTION: StepFriction = { ...noFriction(), common_issues: [] };
 
 /**
  * Friction facts of the steps that are pages, over all days or the days of `range`, and the kinds

@@ -37,6 +37,8 @@ const cohortFields = {
 const topFeatures = array(obj({ feature: str, users: int, share: ratio }));
 const sizeOverTime = array(obj({ date, size: int }));
 const frictionHistory = array(obj({ date, friction_index: ratio }));
+/** On answers that cover all history unless date_range is given. */
+const window = { date_range: { ...ref('DateRange'), description: 'present when date_range was given' } };
 
 /** The analytics read API (/analytics/…): the contract's shapes, and what this service adds to them. */
 export const ANALYTICS_SCHEMAS = {
@@ -96,20 +98,24 @@ export const ANALYTICS_SCHEMAS = {
   WorkflowList: obj(
     { workflows: array(ref('Workflow')), total: int, page: int, per_page: int },
     {
+      ...window,
       status: {
         ...literal('computing'),
         description: 'with 202: the goal is being mined; ask again after Retry-After',
       },
     },
   ),
-  WorkflowEfficiency: obj({
-    workflow_id: str,
-    goal: str,
-    optimal_steps: int,
-    actual_avg_steps: num,
-    efficiency_score: num,
-    friction_points: array(obj({ step: str, friction_index: ratio, common_issues: strings })),
-  }),
+  WorkflowEfficiency: obj(
+    {
+      workflow_id: str,
+      goal: str,
+      optimal_steps: int,
+      actual_avg_steps: num,
+      efficiency_score: num,
+      friction_points: array(obj({ step: str, friction_index: ratio, common_issues: strings })),
+    },
+    { ...window, occurrences: { ...int, description: 'with date_range: completions along the path in the range' } },
+  ),
   Goals: obj({ goals: strings }),
   BehaviouralCohort: obj(cohortFields),
   BehaviouralCohortList: obj({
@@ -118,24 +124,27 @@ export const ANALYTICS_SCHEMAS = {
     users_clustered: int,
     users_excluded: int,
   }),
-  BehaviouralCohortDetail: obj({
-    ...cohortFields,
-    definition: {
-      type: 'object',
-      description: 'how the clustering that found the cohort was run',
-      required: ['k', 'silhouette', 'users_clustered', 'users_excluded', 'computed_at'],
-      properties: {
-        k: int,
-        silhouette: nullable(num),
-        users_clustered: int,
-        users_excluded: int,
-        computed_at: timestamp,
+  BehaviouralCohortDetail: obj(
+    {
+      ...cohortFields,
+      definition: {
+        type: 'object',
+        description: 'how the clustering that found the cohort was run',
+        required: ['k', 'silhouette', 'users_clustered', 'users_excluded', 'computed_at'],
+        properties: {
+          k: int,
+          silhouette: nullable(num),
+          users_clustered: int,
+          users_excluded: int,
+          computed_at: timestamp,
+        },
       },
+      traits: numbers,
+      top_features: topFeatures,
+      size_over_time: sizeOverTime,
     },
-    traits: numbers,
-    top_features: topFeatures,
-    size_over_time: sizeOverTime,
-  }),
+    window,
+  ),
   CustomCohortDetail: obj(
     {
       id: str,
@@ -151,7 +160,7 @@ export const ANALYTICS_SCHEMAS = {
       top_features: topFeatures,
       size_over_time: sizeOverTime,
     },
-    {},
+    window,
     "a custom cohort graded by the clustering's rules (null while it has no members)",
   ),
   CohortDetail: { oneOf: [ref('BehaviouralCohortDetail'), ref('CustomCohortDetail')] },
@@ -205,18 +214,21 @@ export const ANALYTICS_SCHEMAS = {
     recommendations: strings,
     date_range: ref('DateRange'),
   }),
-  JobAnalytics: obj({
-    job_id: str,
-    name: str,
-    goal: nullable(str),
-    metrics: obj({
-      completion_rate: ratio,
-      avg_time_to_completion: num,
-      intervention_acceptance_rate: ratio,
-      users_targeted: int,
-      users_completed: int,
-    }),
-    paths_to_success: array(obj({ path: strings, frequency: ratio, avg_time: num })),
-    drop_off_points: array(obj({ step: str, drop_off_rate: ratio, friction_index: ratio })),
-  }),
+  JobAnalytics: obj(
+    {
+      job_id: str,
+      name: str,
+      goal: nullable(str),
+      metrics: obj({
+        completion_rate: ratio,
+        avg_time_to_completion: num,
+        intervention_acceptance_rate: ratio,
+        users_targeted: int,
+        users_completed: int,
+      }),
+      paths_to_success: array(obj({ path: strings, frequency: ratio, avg_time: num })),
+      drop_off_points: array(obj({ step: str, drop_off_rate: ratio, friction_index: ratio })),
+    },
+    window,
+  ),
 } satisfies Record<string, Schema>;

@@ -2,19 +2,37 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from '../../lib/db.js';
 import { type FrictionTotals, frictionIndex } from '../../domain/friction/index.js';
 import { round } from '../../domain/metrics.js';
-import type { Workflow } from '../../domain/workflows/mining.js';
+import { ELLIPSIS, OTHER, type Workflow } from '../../domain/workflows/mining.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, numberParam, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, numberParam, pageOf, pageOfList, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { factsOf } from '../../store/friction-facts.js';
 import { goalComputed, requestGoal } from '../../store/workflow-goals.js';
+import { NO_FRICTION, stepFriction } from '../../store/step-friction.js';
+import { minedGoals, workflowsInRange } from '../../store/workflow-windows.js';
+import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 
 /** The longest goal: an event name (schemas/tracked-event.json). */
 export const MAX_GOAL_LENGTH = 255;
 
 /** A stored workflow: the miner's Workflow, with avg_time kept in its column's name. */
 type WorkflowRow = Omit<Workflow, 'avg_time'> & { avg_time_seconds: number };
+
+type StepIssues = { step: string; common_issues: string[] };
+
+const presentWorkflow = (w: Workflow) => ({
+  workflow_id: w.workflow_id,
+  goal: w.goal,
+  path: w.path,
+  frequency: round(w.frequency),
+  efficiency_score: round(w.efficiency_score),
+  avg_time: round(w.avg_time),
+  completion_rate: round(w.completion_rate),
+  occurrences: w.occurrences,
+  users: w.users,
+  user_share: round(w.user_share),
+});
 
 async function declaredGoals(db: Pool, projectId: string): Promise<string[]> {
   const { rows } = await db.query<{ goals: string[] | null }>(
@@ -67,12 +85,14 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           description: 'only paths that reached the goal at least this many times',
           schema: { type: 'number', minimum: 0 },
         },
+        ...WINDOW_PARAMS,
         ...PAGING_PARAMS,
       ],
       success: {
         status: 200,
         schema: 'WorkflowList',
-        description: '{ workflows, total, page, per_page }',
+        description:
+          '{ workflows, total, page, per_page, date_range? }: with date_range, mined from the sessions of its days',
         also: {
           202: '{ workflows: [], total: 0, page, per_page, status: "computing" } with Retry-After: a goal asked for the first time is being mined',
         },
@@ -89,10 +109,22 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
         const min = numberParam(ctx, 'min_frequency') ?? 0;
         if (min < 0) throw fieldError('min_frequency', 'invalid_value', 'min_frequency must not be negative.');
         const paged = paging(ctx);
+        const range = optionalDateRange(ctx);
         if (goal !== undefined && !(await goalReady(projectId, goal))) {
           ctx.status = 202;
           ctx.set('Retry-After', '5');
           ctx.body = { workflows: [], total: 0, page: paged.page, per_page: paged.perPage, status: 'computing' };
+          return;
+        }
+        if (range) {
+          const goals = goal !== undefined ? [goal] : await minedGoals(db, projectId);
+          const mined = await workflowsInRange(db, projectId, goals, range);
+          const { items, total } = pageOfList(
+            mined.filter((w) => w.occurrences >= min),
+            paged,
+          );
+          const workflows = items.map(presentWorkflow);
+          ctx.body = { workflows, total, page: paged.page, per_page: paged.perPage, date_range: range };
           return;
         }
         const { rows, total } = await pageOf<WorkflowRow>(
@@ -108,18 +140,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           paged,
         );
         ctx.body = {
-          workflows: rows.map((w) => ({
-            workflow_id: w.workflow_id,
-            goal: w.goal,
-            path: w.path,
-            frequency: round(w.frequency),
-            efficiency_score: round(w.efficiency_score),
-            avg_time: round(w.avg_time_seconds),
-            completion_rate: round(w.completion_rate),
-            occurrences: w.occurrences,
-            users: w.users,
-            user_share: round(w.user_share),
-          })),
+          workflows: rows.map(({ avg_time_seconds, ...w }) => presentWorkflow({ ...w, avg_time: avg_time_seconds })),
           total,
           page: paged.page,
           per_page: paged.perPage,
@@ -132,36 +153,60 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
       tag: 'Analytics',
       summary: 'Optimal versus actual steps of a workflow, and the friction met at each step',
       scope: 'analytics:read',
-      success: { status: 200, schema: 'WorkflowEfficiency', description: 'Workflow efficiency' },
-      errors: { 404: 'No such workflow' },
+      query: WINDOW_PARAMS,
+      success: {
+        status: 200,
+        schema: 'WorkflowEfficiency',
+        description: 'Workflow efficiency; with date_range, of the completions and page friction of its days',
+      },
+      errors: { 404: 'No such workflow, or (with date_range) not completed in the range' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const workflowId = pathParam(ctx, 'workflow_id');
+        const range = optionalDateRange(ctx);
         const { rows } = await db.query<WorkflowRow>(
-          `select workflow_id, goal, optimal_steps, actual_avg_steps, efficiency_score
+          `select workflow_id, goal, path, optimal_steps, actual_avg_steps, efficiency_score
            from workflows where project_id = $1 and workflow_id = $2`,
           [projectId, workflowId],
         );
-        const workflow = rows[0];
-        if (!workflow) throw notFound('workflow');
+        const stored = rows[0];
+        if (!stored) throw notFound('workflow');
         const config = await projectAnalyticsConfig(db, projectId);
-        const { rows: steps } = await db.query<FrictionTotals & { step: string; common_issues: string[] }>(
-          `select step, ${factsOf('s')}, common_issues
-           from workflow_steps s where project_id = $1 and workflow_id = $2 order by position`,
-          [projectId, workflowId],
-        );
-        ctx.body = {
-          workflow_id: workflow.workflow_id,
-          goal: workflow.goal,
-          optimal_steps: workflow.optimal_steps,
-          actual_avg_steps: round(workflow.actual_avg_steps),
-          efficiency_score: round(workflow.efficiency_score),
+        const present = (w: Omit<WorkflowRow, 'avg_time_seconds'>, steps: (FrictionTotals & StepIssues)[]) => ({
+          workflow_id: w.workflow_id,
+          goal: w.goal,
+          optimal_steps: w.optimal_steps,
+          actual_avg_steps: round(w.actual_avg_steps),
+          efficiency_score: round(w.efficiency_score),
           friction_points: steps.map((s) => ({
             step: s.step,
             friction_index: round(frictionIndex(s, config.weights)),
             common_issues: s.common_issues,
           })),
-        };
+        });
+        if (range) {
+          const workflow = (await workflowsInRange(db, projectId, [stored.goal], range)).find(
+            (w) => w.workflow_id === workflowId,
+          );
+          if (!workflow) {
+            throw new ApiError(404, 'not_found', 'The workflow was not completed in the date range.', {
+              field: 'date_range',
+              reason: 'not_in_range',
+            });
+          }
+          const friction = await stepFriction(db, projectId, workflow.path, range);
+          const steps = workflow.path
+            .filter((step) => step !== ELLIPSIS && step !== OTHER)
+            .map((step) => ({ step, ...(friction.get(step) ?? NO_FRICTION) }));
+          ctx.body = { ...present(workflow, steps), occurrences: workflow.occurrences, date_range: range };
+          return;
+        }
+        const { rows: steps } = await db.query<FrictionTotals & StepIssues>(
+          `select step, ${factsOf('s')}, common_issues
+           from workflow_steps s where project_id = $1 and workflow_id = $2 order by position`,
+          [projectId, workflowId],
+        );
+        ctx.body = present(stored, steps);
       },
     }),
     defineRoute({

@@ -1,10 +1,7 @@
 import type { PoolClient } from '../../lib/db.js';
-import { noFriction } from '../../domain/friction/index.js';
 import { ELLIPSIS, type GoalSummary, OTHER, type Workflow } from '../../domain/workflows/mining.js';
 import { FACT_NAMES, factsFromJson } from '../../store/friction-facts.js';
-import type { StepFriction } from '../../store/step-friction.js';
-
-const NO_FRICTION: StepFriction = { ...noFriction(), common_issues: [] };
+import { NO_FRICTION, type StepFriction } from '../../store/step-friction.js';
 
 /** Replaces the goal's workflows and their steps. */
 export async function storeGoal(
