@@ -3,7 +3,8 @@ import { type FrictionTotals, frictionIndex } from '../domain/friction/index.js'
 import { type JobUserFacts, addsNothing, jobContribution } from '../domain/jobs/facts.js';
 import { type DropOffInput, type KnownUser, type TargetedJob, dropOffPoints } from '../domain/jobs/targeting.js';
 import { stepSql } from '../domain/workflows/steps.js';
-import type { PoolClient } from '../lib/db.js';
+import type { Pool, PoolClient } from '../lib/db.js';
+import type { DateRange } from '../domain/date-range.js';
 import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
 import { summedFacts } from './friction-facts.js';
 import { lockProjectPass } from './locks.js';
@@ -34,6 +35,9 @@ const SUMS: AdditiveTable = {
   ],
 };
 
+/** The same sums per day of the users' start on the job (JobUserFacts.day). */
+const DAY_SUMS: AdditiveTable = { ...SUMS, table: 'job_day_sums', keys: [...SUMS.keys, ['day', 'date']] };
+
 const STEP_SUMS: AdditiveTable = {
   table: 'job_step_sums',
   keys: [
@@ -45,6 +49,16 @@ const STEP_SUMS: AdditiveTable = {
     ['dropped', int],
   ],
 };
+
+const STEP_DAY_SUMS: AdditiveTable = {
+  ...STEP_SUMS,
+  table: 'job_step_day_sums',
+  keys: [STEP_SUMS.keys[0]!, ['day', 'date'], ...STEP_SUMS.keys.slice(1)],
+};
+
+/** The columns of job_user_facts as JobUserFacts reads them. */
+const FACTS =
+  'job_id, user_id, in_targets, completed, completion_ms, shown, accepted, steps, last_step, day::text as day';
 
 /** The project's jobs that have numbers (every status but draft). */
 export async function projectJobs(client: PoolClient, projectId: string): Promise<JobRow[]> {
@@ -138,7 +152,7 @@ export async function jobUserFacts(
              where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'shown') as shown,
             (select count(*)::int from job_interventions i
              where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'accepted') as accepted,
-            coalesce(e.steps, '{}') as steps, e.last_step
+            coalesce(e.steps, '{}') as steps, e.last_step, to_char(e.started at time zone 'utc', 'YYYY-MM-DD') as day
      from (select j.job_id, j.goal, j.created_at, u.user_id
            from jobs j cross join unnest($2::text[]) as u(user_id)
            where j.project_id = $1 and j.job_id = any ($3::text[])) p
@@ -166,18 +180,19 @@ export async function changeJobFacts(
 ): Promise<void> {
   const { rows: old } = await client.query<JobUserFacts>(
     `delete from job_user_facts where project_id = $1 and job_id = any ($2::text[]) and user_id = any ($3::text[])
-     returning job_id, user_id, in_targets, completed, completion_ms, shown, accepted, steps, last_step`,
+     returning ${FACTS}`,
     [projectId, jobIds, users],
   );
   const kept = facts.filter((f) => !addsNothing(f));
   if (kept.length > 0) {
     await client.query(
       `insert into job_user_facts (project_id, job_id, user_id, in_targets, completed, completion_ms, shown, accepted,
-                                   steps, last_step)
+                                   steps, last_step, day)
        select $1, f.job_id, f.user_id, f.in_targets, f.completed, f.completion_ms, f.shown, f.accepted,
-              array(select jsonb_array_elements_text(f.steps)), f.last_step
+              array(select jsonb_array_elements_text(f.steps)), f.last_step, f.day
        from jsonb_to_recordset($2::jsonb) as f(job_id text, user_id text, in_targets boolean, completed boolean,
-                                               completion_ms bigint, shown int, accepted int, steps jsonb, last_step text)`,
+                                               completion_ms bigint, shown int, accepted int, steps jsonb, last_step text,
+                                               day date)`,
       [projectId, JSON.stringify(kept)],
     );
   }
@@ -194,49 +209,95 @@ async function moveSums(client: PoolClient, projectId: string, old: JobUserFacts
       const { sums, steps } = jobContribution(f);
       deltas.add(SUMS, projectId, { job_id: f.job_id, ...sums }, sign);
       for (const s of steps) deltas.add(STEP_SUMS, projectId, { job_id: f.job_id, ...s }, sign);
+      // A user with no event since the job's creation counts in the all-time sums only.
+      if (f.day === null) continue;
+      deltas.add(DAY_SUMS, projectId, { job_id: f.job_id, day: f.day, ...sums }, sign);
+      for (const s of steps) deltas.add(STEP_DAY_SUMS, projectId, { job_id: f.job_id, day: f.day, ...s }, sign);
     }
   }
   await deltas.apply(client);
 }
 
+/** A job's numbers as GET /analytics/jobs/{id} shows them (docs/metrics.md, "Jobs"). */
+export interface JobNumbers {
+  users_targeted: number;
+  users_completed: number;
+  completion_rate: number;
+  avg_time_to_completion: number;
+  interventions_shown: number;
+  interventions_accepted: number;
+  intervention_acceptance_rate: number;
+  drop_off_points: ReturnType<typeof dropOffPoints>;
+}
+
 /**
- * The numbers of GET /analytics/jobs/{id} (docs/metrics.md, "Jobs") from the job's sums: a user
- * counts as targeted while the job targets them or once they completed it. The mean time to
- * completion is the numeric mean avg() gave over the completions (seconds to the microsecond).
+ * A job's numbers from its sums: all-time (job_sums, job_step_sums), or with `range` those of the
+ * users who started on the job in its days (job_day_sums, job_step_day_sums) with the page friction
+ * of those days. A user counts as targeted while the job targets them or once they completed it.
+ * The mean time to completion is the numeric mean avg() gave over the completions (seconds to the
+ * microsecond).
  */
-export async function materializeJob(client: PoolClient, projectId: string, jobId: string): Promise<void> {
-  const params = [projectId, jobId];
-  const { rows: found } = await client.query<{
+export async function jobNumbers(
+  db: Pool | PoolClient,
+  projectId: string,
+  jobId: string,
+  range?: DateRange,
+): Promise<JobNumbers> {
+  const params = range ? [projectId, jobId, range.start, range.end] : [projectId, jobId];
+  const [sums, stepSums, days, frictionDays] = range
+    ? ['job_day_sums', 'job_step_day_sums', 'and day between $3 and $4', 'and p.day between $3 and $4']
+    : ['job_sums', 'job_step_sums', '', ''];
+  const { rows: found } = await db.query<{
     targeted: number;
     completed: number;
-    completion_ms: number;
+    avg_time: number;
     shown: number;
     accepted: number;
   }>(
-    'select targeted, completed, completion_ms, shown, accepted from job_sums where project_id = $1 and job_id = $2',
+    `select sum(targeted)::int as targeted, sum(completed)::int as completed, sum(shown)::int as shown,
+            sum(accepted)::int as accepted,
+            case when sum(completed) > 0 then (round(sum(completion_ms)::numeric / 1000, 6) / sum(completed))::float8
+                 else 0 end as avg_time
+     from ${sums} where project_id = $1 and job_id = $2 ${days}
+     having count(*) > 0`,
     params,
   );
-  const t = found[0] ?? { targeted: 0, completed: 0, completion_ms: 0, shown: 0, accepted: 0 };
-  const { rows: steps } = await client.query<Omit<DropOffInput, 'friction_index'> & FrictionTotals>(
+  const t = found[0] ?? { targeted: 0, completed: 0, avg_time: 0, shown: 0, accepted: 0 };
+  const { rows: steps } = await db.query<Omit<DropOffInput, 'friction_index'> & FrictionTotals>(
     `select s.step, s.reached, s.dropped, ${summedFacts('p')}
-     from job_step_sums s
+     from (select step, sum(reached)::int as reached, sum(dropped)::int as dropped from ${stepSums}
+           where project_id = $1 and job_id = $2 ${days} group by step) s
      left join friction_page_daily p on p.project_id = $1 and p.page = s.step
        and p.day >= (select created_at::date from jobs where project_id = $1 and job_id = $2)
-     where s.project_id = $1 and s.job_id = $2 and s.dropped > 0
+       ${frictionDays}
+     where s.dropped > 0
      group by s.step, s.reached, s.dropped`,
     params,
   );
-  const { rows: settings } = await client.query<{ analytics: AnalyticsOverrides | null }>(
+  const { rows: settings } = await db.query<{ analytics: AnalyticsOverrides | null }>(
     `select settings->'analytics' as analytics from projects where project_id = $1`,
     [projectId],
   );
   const weights = analyticsConfig(settings[0]?.analytics ?? {}).weights;
-  const dropOffs = dropOffPoints(steps.map((s) => ({ ...s, friction_index: frictionIndex(s, weights) })));
+  return {
+    users_targeted: t.targeted,
+    users_completed: t.completed,
+    completion_rate: t.targeted > 0 ? t.completed / t.targeted : 0,
+    avg_time_to_completion: t.avg_time,
+    interventions_shown: t.shown,
+    interventions_accepted: t.accepted,
+    intervention_acceptance_rate: t.shown > 0 ? t.accepted / t.shown : 0,
+    drop_off_points: dropOffPoints(steps.map((s) => ({ ...s, friction_index: frictionIndex(s, weights) }))),
+  };
+}
+
+/** Writes a job's all-time numbers into job_analytics (what GET /analytics/jobs/{id} reads by default). */
+export async function materializeJob(client: PoolClient, projectId: string, jobId: string): Promise<void> {
+  const n = await jobNumbers(client, projectId, jobId);
   await client.query(
     `insert into job_analytics (project_id, job_id, users_targeted, users_completed, completion_rate, avg_time_to_completion,
                                 interventions_shown, interventions_accepted, intervention_acceptance_rate, drop_off_points, computed_at)
-     values ($1, $2, $3, $4, $5, case when $4::int > 0 then round($6::bigint::numeric / 1000, 6) / $4::int else 0 end,
-             $7, $8, $9, $10, now())
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
      on conflict (project_id, job_id) do update set
        users_targeted = excluded.users_targeted, users_completed = excluded.users_completed,
        completion_rate = excluded.completion_rate, avg_time_to_completion = excluded.avg_time_to_completion,
@@ -244,15 +305,16 @@ export async function materializeJob(client: PoolClient, projectId: string, jobI
        intervention_acceptance_rate = excluded.intervention_acceptance_rate, drop_off_points = excluded.drop_off_points,
        computed_at = now()`,
     [
-      ...params,
-      t.targeted,
-      t.completed,
-      t.targeted > 0 ? t.completed / t.targeted : 0,
-      t.completion_ms,
-      t.shown,
-      t.accepted,
-      t.shown > 0 ? t.accepted / t.shown : 0,
-      JSON.stringify(dropOffs),
+      projectId,
+      jobId,
+      n.users_targeted,
+      n.users_completed,
+      n.completion_rate,
+      n.avg_time_to_completion,
+      n.interventions_shown,
+      n.interventions_accepted,
+      n.intervention_acceptance_rate,
+      JSON.stringify(n.drop_off_points),
     ],
   );
 }
@@ -262,8 +324,7 @@ export async function eraseUserJobFacts(client: PoolClient, projectId: string, u
   // A running pass may be writing this user's facts: wait for it, then see what it committed.
   await lockProjectPass(client, JOBS_PASS, projectId);
   const { rows: old } = await client.query<JobUserFacts>(
-    `delete from job_user_facts where project_id = $1 and user_id = $2
-     returning job_id, user_id, in_targets, completed, completion_ms, shown, accepted, steps, last_step`,
+    `delete from job_user_facts where project_id = $1 and user_id = $2 returning ${FACTS}`,
     [projectId, userId],
   );
   if (old.length === 0) return;

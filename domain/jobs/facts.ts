@@ -18,6 +18,11 @@ export interface JobUserFacts {
   steps: string[];
   /** the step of the latest of those events (time, then arrival) */
   last_step: string | null;
+  /**
+   * The UTC day (YYYY-MM-DD) of the first of those events: the user's start on the job, the day a
+   * windowed answer counts the user on (migration 26); null when there is none.
+   */
+  day: string | null;
 }
 
 export interface JobSums {

@@ -3,6 +3,9 @@ import { analyticsConfig } from '../../domain/analytics-config.js';
 import { type FrictionTotals, frictionIndex } from '../../domain/friction/index.js';
 import { type DropOffInput, type KnownUser, dropOffPoints, targetedUsers } from '../../domain/jobs/targeting.js';
 import { seededRandom } from '../../domain/random.js';
+import type { DateRange } from '../../domain/date-range.js';
+import { DAY_MS, isoDay } from '../../domain/time.js';
+import { jobNumbers } from '../../store/job-state.js';
 import { stepSql } from '../../domain/workflows/steps.js';
 import { summedFacts } from '../../store/friction-facts.js';
 import { refreshJobs } from '../../workers/jobs/worker.js';
@@ -30,9 +33,17 @@ async function targetsFromScratch(projectId: string, job: { job_id: string; targ
   return targetedUsers(job as Parameters<typeof targetedUsers>[0], rows);
 }
 
-/** A job's numbers counted from every stored row, as the worker did before it kept sums (no kept state read). */
-async function analyticsFromScratch(projectId: string, jobId: string) {
-  const params = [projectId, jobId];
+/**
+ * A job's numbers counted from every stored row, as the worker did before it kept sums (no kept
+ * state read); with `range`, of the users whose first event received after the job's creation
+ * happened in its days, with the page friction of its days.
+ */
+async function analyticsFromScratch(projectId: string, jobId: string, range?: DateRange) {
+  const params = [projectId, jobId, range?.start ?? null, range?.end ?? null];
+  const starters = `($3::date is null or user_id in (
+       select e.user_id from session_events e join jobs j on j.project_id = e.project_id and e.received_at >= j.created_at
+       where e.project_id = $1 and j.job_id = $2 group by e.user_id
+       having (min(e.occurred_at) at time zone 'utc')::date between $3 and $4))`;
   const { rows } = await services().db.query<{
     targeted: number;
     completed: number;
@@ -41,23 +52,25 @@ async function analyticsFromScratch(projectId: string, jobId: string) {
     accepted: number;
   }>(
     `with targeted as (
-       select user_id from job_targets where project_id = $1 and job_id = $2
-       union select user_id from job_completions where project_id = $1 and job_id = $2)
+       select user_id from job_targets where project_id = $1 and job_id = $2 and ${starters}
+       union select user_id from job_completions where project_id = $1 and job_id = $2 and ${starters})
      select (select count(*)::int from targeted) as targeted,
-            (select count(*)::int from job_completions where project_id = $1 and job_id = $2) as completed,
+            (select count(*)::int from job_completions where project_id = $1 and job_id = $2 and ${starters}) as completed,
             (select avg(greatest(0, extract(epoch from c.completed_at - s.started)))::float8
              from job_completions c join jobs j using (project_id, job_id)
              cross join lateral (select min(e.occurred_at) as started from session_events e
                                  where e.project_id = c.project_id and e.user_id = c.user_id
                                    and e.received_at >= j.created_at) s
-             where c.project_id = $1 and c.job_id = $2) as avg,
-            (select count(*)::int from job_interventions where project_id = $1 and job_id = $2 and kind = 'shown') as shown,
-            (select count(*)::int from job_interventions where project_id = $1 and job_id = $2 and kind = 'accepted') as accepted`,
+             where c.project_id = $1 and c.job_id = $2 and ${starters}) as avg,
+            (select count(*)::int from job_interventions
+             where project_id = $1 and job_id = $2 and kind = 'shown' and ${starters}) as shown,
+            (select count(*)::int from job_interventions
+             where project_id = $1 and job_id = $2 and kind = 'accepted' and ${starters}) as accepted`,
     params,
   );
   const t = rows[0]!;
   const { rows: steps } = await services().db.query<Omit<DropOffInput, 'friction_index'> & FrictionTotals>(
-    `with targeted as (select user_id from job_targets where project_id = $1 and job_id = $2),
+    `with targeted as (select user_id from job_targets where project_id = $1 and job_id = $2 and ${starters}),
      taken as (
        select * from (
          select e.user_id, ${stepSql('e', 'j.goal')} as step, e.occurred_at, e.kafka_offset
@@ -76,6 +89,7 @@ async function analyticsFromScratch(projectId: string, jobId: string) {
      from counted c
      left join friction_page_daily p on p.project_id = $1 and p.page = c.step
        and p.day >= (select created_at::date from jobs where project_id = $1 and job_id = $2)
+       and ($3::date is null or p.day between $3 and $4)
      where c.dropped > 0
      group by c.step, c.reached, c.dropped`,
     params,
@@ -131,7 +145,12 @@ describe('jobs kept per changed user equal a full recomputation', function () {
       );
       jobs.push({ job_id: created.body.id, target_audience, active: true });
     }
-    let at = Date.now() - 24 * 60 * MINUTE;
+    // From 10 minutes before yesterday's midnight: users start on two days.
+    let at = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS - 10 * MINUTE;
+    const windows = [
+      { start: isoDay(at), end: isoDay(at) },
+      { start: isoDay(at + DAY_MS), end: isoDay(Date.now()) },
+    ];
     for (let step = 0; step < 26; step++) {
       const op = pick(['identify', 'events', 'events', 'events', 'late', 'erase', 'status']);
       const user = pick(users);
@@ -194,7 +213,22 @@ describe('jobs kept per changed user equal a full recomputation', function () {
           await analyticsFromScratch(projectId, job.job_id),
           `step ${step} (${op})`,
         );
+        // A window's numbers from the daily sums equal a count of the users who started in it.
+        for (const range of windows) {
+          assert.deepEqual(
+            await jobNumbers(services().db, projectId, job.job_id, range),
+            await analyticsFromScratch(projectId, job.job_id, range),
+            `step ${step} (${op}), ${range.start} to ${range.end}`,
+          );
+        }
       }
+    }
+    for (const range of windows) {
+      const inRange = await Promise.all(jobs.map((j) => analyticsFromScratch(projectId, j.job_id, range)));
+      assert.ok(
+        inRange.some((n) => n.users_targeted > 0),
+        `users started from ${range.start} to ${range.end}`,
+      );
     }
     const numbers = await Promise.all(jobs.map((j) => analyticsFromScratch(projectId, j.job_id)));
     assert.ok(
@@ -203,7 +237,15 @@ describe('jobs kept per changed user equal a full recomputation', function () {
     );
 
     // The kept facts and sums equal those a pass over every user makes (what a job edit or a replay asks for).
-    const tables = ['job_targets', 'job_user_facts', 'job_sums', 'job_step_sums', 'job_analytics'];
+    const tables = [
+      'job_targets',
+      'job_user_facts',
+      'job_sums',
+      'job_step_sums',
+      'job_day_sums',
+      'job_step_day_sums',
+      'job_analytics',
+    ];
     const kept = await tableRows(projectId, tables, ['computed_at', 'since']);
     await services().db.query('insert into job_changes (project_id) values ($1)', [projectId]);
     await refreshJobs(services());

@@ -168,9 +168,11 @@ describe('workflows kept per change equal a full recomputation', function () {
     // The kept sums equal those a rebuild from all sessions makes (what a replay asks for).
     const tables = ['workflow_goals', 'workflows', 'workflow_steps', 'workflow_paths', 'workflow_first_steps'];
     const dated = ['workflow_path_days', 'workflow_first_step_days', 'workflow_length_days', 'workflow_path_reach'];
-    const kept = await tableRows(projectId, [...tables, ...dated, 'workflow_lengths', 'workflow_attempts'], [
-      'computed_at',
-    ]);
+    const kept = await tableRows(
+      projectId,
+      [...tables, ...dated, 'workflow_lengths', 'workflow_attempts'],
+      ['computed_at'],
+    );
     await services().db.query('insert into workflow_changes (project_id) values ($1)', [projectId]);
     assert.equal(await refreshWorkflows(services(), projectId), GOALS.length);
     assert.deepEqual(

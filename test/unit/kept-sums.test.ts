@@ -83,6 +83,7 @@ describe('kept attempts and sums', () => {
       accepted: 1,
       steps: ['/a', '/b'],
       last_step: '/b',
+      day: '2026-11-20',
     };
     assert.deepEqual(jobContribution(f), {
       sums: { targeted: 1, completed: 0, completion_ms: 0, shown: 2, accepted: 1 },
