@@ -40,6 +40,11 @@ export interface Route<Body = unknown> {
   /** $id of the JSON Schema of the body */
   body?: string;
   query?: QueryParam[];
+  /**
+   * Parameters a client may expect here that the route refuses on purpose, with why (a 400
+   * `not_applicable` carrying that message instead of `unknown_parameter`).
+   */
+  refuses?: Record<string, string>;
   success: {
     status: number;
     description: string;
@@ -68,7 +73,7 @@ export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthT
     if (route.body) chain.push(jsonBody());
     const declared = new Set((route.query ?? []).map((q) => q.name));
     chain.push(async (ctx) => {
-      refuseUnknownParams(ctx, declared);
+      refuseUnknownParams(ctx, declared, route.refuses ?? {});
       refuseUnstorableParams(ctx);
       const body = route.body ? validate(route.body, ctx.request.json) : undefined;
       await route.handle(ctx, body);
@@ -90,8 +95,11 @@ export function pathParam(ctx: Context, name: string): string {
  * give a plausible answer for the default. The declared names are also the only ones the handler
  * may read (api/query.ts refuses the others), so the declaration cannot drift from the code.
  */
-function refuseUnknownParams(ctx: Context, declared: ReadonlySet<string>): void {
+function refuseUnknownParams(ctx: Context, declared: ReadonlySet<string>, refuses: Record<string, string>): void {
   const unknown = Object.keys(ctx.query).find((name) => !declared.has(name));
+  if (unknown !== undefined && Object.hasOwn(refuses, unknown)) {
+    throw fieldError(unknown, 'not_applicable', refuses[unknown]!);
+  }
   if (unknown !== undefined) {
     const known = [...declared].join(', ') || 'none';
     throw fieldError(unknown, 'unknown_parameter', `Unknown query parameter ${unknown} (this route takes: ${known}).`);

@@ -39,6 +39,10 @@ const sizeOverTime = array(obj({ date, size: int }));
 const frictionHistory = array(obj({ date, friction_index: ratio }));
 /** On answers that cover all history unless date_range is given. */
 const window = { date_range: { ...ref('DateRange'), description: 'present when date_range was given' } };
+const cohortWindow = {
+  ...window,
+  active_members: { ...int, description: 'with date_range: members (as of now) with a session in the range' },
+};
 
 /** The analytics read API (/analytics/…): the contract's shapes, and what this service adds to them. */
 export const ANALYTICS_SCHEMAS = {
@@ -143,7 +147,7 @@ export const ANALYTICS_SCHEMAS = {
       top_features: topFeatures,
       size_over_time: sizeOverTime,
     },
-    window,
+    cohortWindow,
   ),
   CustomCohortDetail: obj(
     {
@@ -160,7 +164,7 @@ export const ANALYTICS_SCHEMAS = {
       top_features: topFeatures,
       size_over_time: sizeOverTime,
     },
-    window,
+    cohortWindow,
     "a custom cohort graded by the clustering's rules (null while it has no members)",
   ),
   CohortDetail: { oneOf: [ref('BehaviouralCohortDetail'), ref('CustomCohortDetail')] },

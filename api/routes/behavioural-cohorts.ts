@@ -1,8 +1,10 @@
 import { GroupSums } from '../../domain/cohorts/clustering.js';
+import type { DateRange } from '../../domain/date-range.js';
 import { round } from '../../domain/metrics.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { eachMemberChunk, projectUsers } from '../../store/behavioural-facts.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 import {
   type BehaviouralRow,
   COHORT_ROWS,
@@ -44,16 +46,39 @@ async function topFeatures(db: Pool, projectId: string, cohort: CohortRow, size:
   return rows.map((f) => ({ feature: f.feature, users: f.users, share: round(f.users / size) }));
 }
 
+/**
+ * What a window means for a cohort (docs/decisions.md, "Windows on workflows, job analytics and
+ * cohorts"): its members (as they are now) who had a session in the range, and its size over the
+ * days of the range. Nothing without a range.
+ */
+async function inWindow(db: Pool, projectId: string, cohort: CohortRow, range: DateRange | undefined) {
+  if (!range) return {};
+  const members = membersOf(projectId, cohort);
+  const n = members.params.length;
+  const { rows } = await db.query<{ n: number }>(
+    `select count(distinct d.user_id)::int as n from user_daily d
+     where d.project_id = $1 and d.sessions > 0 and d.day between $${n + 1} and $${n + 2} and d.user_id in (${members.sql})`,
+    [...members.params, range.start, range.end],
+  );
+  return { active_members: rows[0]!.n, date_range: range };
+}
+
+/** The days of `range` as a condition on a date expression ($3 and $4), or none. */
+const daysOf = (expression: string, range: DateRange | undefined) =>
+  range ? { sql: `and ${expression} between $3 and $4`, params: [range.start, range.end] } : { sql: '', params: [] };
+
 /** How a behavioural cohort was found, what sets it apart, and its size at each day's last computation. */
-async function behaviouralDetail(db: Pool, projectId: string, cohort: BehaviouralRow) {
-  const [run, features, { rows: sizes }] = await Promise.all([
+async function behaviouralDetail(db: Pool, projectId: string, cohort: BehaviouralRow, range?: DateRange) {
+  const days = daysOf('day', range);
+  const [run, features, { rows: sizes }, window] = await Promise.all([
     lastRun(db, projectId),
     topFeatures(db, projectId, cohort, cohort.size),
     db.query<{ date: string; size: number }>(
       `select to_char(day, 'YYYY-MM-DD') as date, size from behavioural_cohort_sizes
-       where project_id = $1 and cohort_id = $2 order by day`,
-      [projectId, cohort.cohort_id],
+       where project_id = $1 and cohort_id = $2 ${days.sql} order by day`,
+      [projectId, cohort.cohort_id, ...days.params],
     ),
+    inWindow(db, projectId, cohort, range),
   ]);
   return {
     ...presentCohort(cohort, cohort.size),
@@ -68,6 +93,7 @@ async function behaviouralDetail(db: Pool, projectId: string, cohort: Behavioura
     traits: rounded(cohort.traits),
     top_features: features,
     size_over_time: sizes,
+    ...window,
   };
 }
 
@@ -76,7 +102,7 @@ async function behaviouralDetail(db: Pool, projectId: string, cohort: Behavioura
  * behaviour vector graded by the same rules, its top features, and its size after the last
  * membership change of each UTC day (cohort_changes).
  */
-async function customDetail(db: Pool, projectId: string, cohort: CustomRow) {
+async function customDetail(db: Pool, projectId: string, cohort: CustomRow, range?: DateRange) {
   const { users, sums } = await inTransaction(db, async (client) => {
     const { users, referenceDay } = await projectUsers(client, projectId);
     const sums = new GroupSums(referenceDay);
@@ -88,13 +114,15 @@ async function customDetail(db: Pool, projectId: string, cohort: CustomRow) {
   });
   const size = sums.n[0]!;
   const profile = sums.profile();
-  const [features, { rows: sizes }] = await Promise.all([
+  const days = daysOf(`(changed_at at time zone 'utc')::date`, range);
+  const [features, { rows: sizes }, window] = await Promise.all([
     topFeatures(db, projectId, cohort, size),
     db.query<{ date: string; size: number }>(
       `select distinct on (1) to_char(changed_at at time zone 'utc', 'YYYY-MM-DD') as date, size from cohort_changes
-       where project_id = $1 and cohort_id = $2 order by 1, changed_at desc`,
-      [projectId, cohort.cohort_id],
+       where project_id = $1 and cohort_id = $2 ${days.sql} order by 1, changed_at desc`,
+      [projectId, cohort.cohort_id, ...days.params],
     ),
+    inWindow(db, projectId, cohort, range),
   ]);
   return {
     ...presentCohort(cohort, size),
@@ -104,8 +132,14 @@ async function customDetail(db: Pool, projectId: string, cohort: CustomRow) {
     expansion_opportunity: profile?.expansion_opportunity ?? null,
     top_features: features,
     size_over_time: sizes,
+    ...window,
   };
 }
+
+/** Why GET /analytics/cohorts refuses a window. */
+const CLUSTERING_HAS_NO_WINDOW =
+  'date_range does not apply to /analytics/cohorts: the behavioural clustering groups users by all their history. ' +
+  'GET /analytics/cohorts/{id}?date_range=… gives a cohort’s members active in a range and its size over those days.';
 
 /** The analytics view of the cohort family: the clustering's result, and any cohort in detail. */
 export function behaviouralCohortRoutes(db: Pool): Route[] {
@@ -116,6 +150,7 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       tag: 'Analytics',
       summary: 'Behavioural cohorts: users clustered by behaviour, largest first',
       scope: 'analytics:read',
+      refuses: { date_range: CLUSTERING_HAS_NO_WINDOW },
       success: {
         status: 200,
         schema: 'BehaviouralCohortList',
@@ -146,20 +181,23 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       tag: 'Analytics',
       summary: 'One cohort of either type: its profile, what sets it apart, its top features and size over time',
       scope: 'analytics:read',
+      query: WINDOW_PARAMS,
       success: {
         status: 200,
         schema: 'CohortDetail',
         description:
-          'Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria',
+          'Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria; ' +
+          'with date_range: active_members (members with a session in the range) and size_over_time of its days',
       },
       errors: { 404: 'No such cohort in this project' },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
+        const range = optionalDateRange(ctx);
         const cohort = await findCohort(db, projectId, pathParam(ctx, 'cohort_id'));
         ctx.body =
           cohort.type === 'behavioral'
-            ? await behaviouralDetail(db, projectId, cohort)
-            : await customDetail(db, projectId, cohort);
+            ? await behaviouralDetail(db, projectId, cohort, range)
+            : await customDetail(db, projectId, cohort, range);
       },
     }),
     cohortUsersRoute(db, { path: '/analytics/cohorts/:cohort_id/users', tag: 'Analytics', scope: 'analytics:read' }),

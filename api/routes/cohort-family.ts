@@ -149,6 +149,11 @@ export function cohortUsersRoute(db: Pool, at: { path: string; tag: string; scop
     summary:
       "A cohort's members: a behavioural cohort's with their clustered values, a custom cohort's with their metrics",
     query: PAGING_PARAMS,
+    refuses: {
+      date_range:
+        'date_range does not apply to a member list: it lists the members as they are now. ' +
+        'GET /analytics/cohorts/{id}?date_range=… counts the members with a session in a range.',
+    },
     success: { status: 200, schema: 'CohortUsers', description: '{ cohort_id, type, users, total, page, per_page }' },
     errors: { 404: 'No such cohort in this project' },
     async handle(ctx) {
