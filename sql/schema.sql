@@ -447,6 +447,19 @@ create table job_completions (
 CREATE INDEX job_completions_created ON public.job_completions USING btree (created_at);
 CREATE TRIGGER job_completions_published AFTER INSERT ON public.job_completions FOR EACH ROW EXECUTE FUNCTION pi_on_job_completion();
 
+create table job_day_sums (
+  project_id uuid not null,
+  job_id text not null,
+  day date not null,
+  targeted integer not null,
+  completed integer not null,
+  completion_ms bigint not null,
+  shown integer not null,
+  accepted integer not null,
+  constraint job_day_sums_pkey PRIMARY KEY (project_id, job_id, day),
+  constraint job_day_sums_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
+);
+
 create table job_interventions (
   project_id uuid not null,
   message_id text not null,
@@ -460,6 +473,17 @@ create table job_interventions (
 );
 CREATE INDEX job_interventions_job ON public.job_interventions USING btree (project_id, job_id);
 CREATE INDEX job_interventions_user ON public.job_interventions USING btree (project_id, user_id);
+
+create table job_step_day_sums (
+  project_id uuid not null,
+  job_id text not null,
+  day date not null,
+  step text not null,
+  reached integer not null,
+  dropped integer not null,
+  constraint job_step_day_sums_pkey PRIMARY KEY (project_id, job_id, day, step),
+  constraint job_step_day_sums_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
+);
 
 create table job_step_sums (
   project_id uuid not null,
@@ -510,6 +534,7 @@ create table job_user_facts (
   accepted integer not null,
   steps text[] not null,
   last_step text,
+  day date,
   constraint job_user_facts_pkey PRIMARY KEY (project_id, job_id, user_id),
   constraint job_user_facts_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
 );
@@ -783,6 +808,14 @@ CREATE TRIGGER user_metrics_inserted_cohorts AFTER INSERT ON public.user_metrics
 CREATE TRIGGER user_metrics_truncated_cohorts AFTER TRUNCATE ON public.user_metrics FOR EACH STATEMENT EXECUTE FUNCTION pi_on_user_metrics_truncated();
 CREATE TRIGGER user_metrics_updated_cohorts AFTER UPDATE ON public.user_metrics REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_user_metrics_changed();
 
+create table user_reach (
+  project_id uuid not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  constraint user_reach_pkey PRIMARY KEY (project_id, day, prev_day)
+);
+
 create table users (
   project_id uuid not null,
   user_id text not null,
@@ -882,6 +915,7 @@ create table workflow_attempts (
   raw_steps integer not null,
   merged_steps integer not null,
   duration_ms bigint not null,
+  day date not null,
   constraint workflow_attempts_pkey PRIMARY KEY (project_id, session_id, goal, ordinal)
 );
 CREATE INDEX workflow_attempts_path_users ON public.workflow_attempts USING btree (project_id, goal, path, user_id) WHERE completed;
@@ -893,6 +927,17 @@ create table workflow_changes (
   constraint workflow_changes_pkey PRIMARY KEY (change_id)
 );
 CREATE INDEX workflow_changes_project ON public.workflow_changes USING btree (project_id);
+
+create table workflow_first_step_days (
+  project_id uuid not null,
+  goal text not null,
+  day date not null,
+  first_step text not null,
+  attempts integer not null,
+  completions integer not null,
+  constraint workflow_first_step_days_pkey PRIMARY KEY (project_id, goal, day, first_step),
+  constraint workflow_first_step_days_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
 
 create table workflow_first_steps (
   project_id uuid not null,
@@ -916,6 +961,16 @@ create table workflow_goals (
   constraint workflow_goals_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
 
+create table workflow_length_days (
+  project_id uuid not null,
+  goal text not null,
+  day date not null,
+  merged_steps integer not null,
+  completions integer not null,
+  constraint workflow_length_days_pkey PRIMARY KEY (project_id, goal, day, merged_steps),
+  constraint workflow_length_days_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
+
 create table workflow_lengths (
   project_id uuid not null,
   goal text not null,
@@ -923,6 +978,29 @@ create table workflow_lengths (
   completions integer not null,
   constraint workflow_lengths_pkey PRIMARY KEY (project_id, goal, merged_steps),
   constraint workflow_lengths_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
+
+create table workflow_path_days (
+  project_id uuid not null,
+  goal text not null,
+  day date not null,
+  path text not null,
+  occurrences integer not null,
+  duration_ms bigint not null,
+  raw_steps bigint not null,
+  constraint workflow_path_days_pkey PRIMARY KEY (project_id, goal, day, path),
+  constraint workflow_path_days_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
+);
+
+create table workflow_path_reach (
+  project_id uuid not null,
+  goal text not null,
+  path text not null,
+  day date not null,
+  prev_day date not null,
+  users integer not null,
+  constraint workflow_path_reach_pkey PRIMARY KEY (project_id, goal, path, day, prev_day),
+  constraint workflow_path_reach_project_id_goal_fkey FOREIGN KEY (project_id, goal) REFERENCES workflow_goals(project_id, goal) ON DELETE CASCADE
 );
 
 create table workflow_paths (

@@ -1041,12 +1041,16 @@ export interface components {
             type: "behavioral";
         };
         BehaviouralCohortDetail: {
+            /** @description with date_range: members (as of now) with a session in the range */
+            active_members?: number;
             characteristics: {
                 [key: string]: number;
             };
             churn_risk: string;
             /** Format: date-time */
             created_at: string;
+            /** @description present when date_range was given */
+            date_range?: components["schemas"]["DateRange"];
             /** @description how the clustering that found the cohort was run */
             definition: {
                 /** Format: date-time */
@@ -1210,6 +1214,8 @@ export interface components {
         };
         /** @description a custom cohort graded by the clustering's rules (null while it has no members) */
         CustomCohortDetail: {
+            /** @description with date_range: members (as of now) with a session in the range */
+            active_members?: number;
             characteristics: {
                 [key: string]: number;
             } | null;
@@ -1217,6 +1223,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             criteria: components["schemas"]["cohort-create"]["criteria"];
+            /** @description present when date_range was given */
+            date_range?: components["schemas"]["DateRange"];
             expansion_opportunity: string | null;
             id: string;
             name: string;
@@ -1640,6 +1648,8 @@ export interface components {
             target_audience?: components["schemas"]["job-create.target_audience"];
         };
         JobAnalytics: {
+            /** @description present when date_range was given */
+            date_range?: components["schemas"]["DateRange"];
             drop_off_points: {
                 drop_off_rate: number;
                 friction_index: number;
@@ -1936,6 +1946,8 @@ export interface components {
         };
         WorkflowEfficiency: {
             actual_avg_steps: number;
+            /** @description present when date_range was given */
+            date_range?: components["schemas"]["DateRange"];
             efficiency_score: number;
             friction_points: {
                 common_issues: string[];
@@ -1943,10 +1955,14 @@ export interface components {
                 step: string;
             }[];
             goal: string;
+            /** @description with date_range: completions along the path in the range */
+            occurrences?: number;
             optimal_steps: number;
             workflow_id: string;
         };
         WorkflowList: {
+            /** @description present when date_range was given */
+            date_range?: components["schemas"]["DateRange"];
             page: number;
             per_page: number;
             /**
@@ -2039,7 +2055,14 @@ export interface operations {
     };
     getAnalyticsCohortsCohort_id: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description last_7_days, last_30_days, last_90_days or custom; default: all history */
+                date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
+                /** @description YYYY-MM-DD, with date_range=custom */
+                end?: string;
+                /** @description YYYY-MM-DD, with date_range=custom */
+                start?: string;
+            };
             header?: never;
             path: {
                 cohort_id: string;
@@ -2048,7 +2071,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria */
+            /** @description Cohort record with top_features and size_over_time; behavioural: definition and traits, custom: criteria; with date_range: active_members (members with a session in the range) and size_over_time of its days */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2905,7 +2928,14 @@ export interface operations {
     };
     getAnalyticsJobsJob_id: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description last_7_days, last_30_days, last_90_days or custom; default: all history */
+                date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
+                /** @description YYYY-MM-DD, with date_range=custom */
+                end?: string;
+                /** @description YYYY-MM-DD, with date_range=custom */
+                start?: string;
+            };
             header?: never;
             path: {
                 job_id: string;
@@ -2914,7 +2944,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { job_id, name, metrics, paths_to_success: [{ path, frequency, avg_time }], drop_off_points } */
+            /** @description { job_id, name, metrics, paths_to_success: [{ path, frequency, avg_time }], drop_off_points, date_range? }: with date_range, of the users who started on the job in its days */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3412,6 +3442,10 @@ export interface operations {
     getAnalyticsWorkflows: {
         parameters: {
             query?: {
+                /** @description last_7_days, last_30_days, last_90_days or custom; default: all history */
+                date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
+                /** @description YYYY-MM-DD, with date_range=custom */
+                end?: string;
                 /** @description an event name; default: every goal kept (active Job goals, declared and asked-for goals) */
                 goal?: string;
                 /** @description only paths that reached the goal at least this many times */
@@ -3420,6 +3454,8 @@ export interface operations {
                 page?: number;
                 /** @description items per page (at most 100) */
                 per_page?: number;
+                /** @description YYYY-MM-DD, with date_range=custom */
+                start?: string;
             };
             header?: never;
             path?: never;
@@ -3427,7 +3463,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { workflows, total, page, per_page } */
+            /** @description { workflows, total, page, per_page, date_range? }: with date_range, mined from the sessions of its days */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3515,7 +3551,14 @@ export interface operations {
     };
     getAnalyticsWorkflowsWorkflow_idEfficiency: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description last_7_days, last_30_days, last_90_days or custom; default: all history */
+                date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
+                /** @description YYYY-MM-DD, with date_range=custom */
+                end?: string;
+                /** @description YYYY-MM-DD, with date_range=custom */
+                start?: string;
+            };
             header?: never;
             path: {
                 workflow_id: string;
@@ -3524,7 +3567,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Workflow efficiency */
+            /** @description Workflow efficiency; with date_range, of the completions and page friction of its days */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3566,7 +3609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such workflow */
+            /** @description No such workflow, or (with date_range) not completed in the range */
             404: {
                 headers: {
                     [name: string]: unknown;
