@@ -6,7 +6,7 @@ import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.
 import { lockProjectPass } from './locks.js';
 
 /**
- * The workflows worker's kept state (migrations 21 and 26): every session's attempts at every goal
+ * The workflows worker's kept state (migrations 21 and 27): every session's attempts at every goal
  * (workflow_attempts) and each goal's sums over them, all-time (workflow_paths, workflow_first_steps,
  * workflow_lengths) and per UTC day of the attempt's session (workflow_path_days,
  * workflow_first_step_days, workflow_length_days, and workflow_path_reach for the distinct users of a

@@ -20,7 +20,7 @@ export interface JobUserFacts {
   last_step: string | null;
   /**
    * The UTC day (YYYY-MM-DD) of the first of those events: the user's start on the job, the day a
-   * windowed answer counts the user on (migration 26); null when there is none.
+   * windowed answer counts the user on (migration 27); null when there is none.
    */
   day: string | null;
 }
