@@ -29,7 +29,7 @@ await runCli(
       `checks that nothing acknowledged is lost or stored twice. Faults: ${FAULTS.join(', ')}.`,
     options: {
       only: { type: 'string', arg: 'faults', help: 'a comma-separated subset of the faults (default: all, in order)' },
-      rate: { type: 'string', arg: 'n', help: 'POST /events per second during each fault (default 100)' },
+      rate: { type: 'string', arg: 'n', help: 'POST /events per second during each fault (default 50)' },
       users: { type: 'string', arg: 'n', help: 'simulated users sending them (default 5)' },
       pause: { type: 'string', arg: 's', help: 'seconds a paused part stays stopped (default 15)' },
       out: { type: 'string', arg: 'file', help: 'JSON report (default .bench/faults.json)' },
@@ -38,7 +38,7 @@ await runCli(
   async ({ values }) => {
     const options = {
       faults: parseOnly(values.only, FAULTS) ?? [...FAULTS],
-      rate: whole('rate', values.rate, 100, 1, 2000),
+      rate: whole('rate', values.rate, 50, 1, 2000),
       users: whole('users', values.users, 5, 1, 10_000),
       pauseSeconds: whole('pause', values.pause, 15, 1, 300),
       leadSeconds: 5,

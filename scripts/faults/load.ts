@@ -23,6 +23,8 @@ export interface LoadOptions {
 }
 
 export interface RunningLoad {
+  /** Message ids acknowledged so far. */
+  acked(): string[];
   /** Stops offering new messages; resolves once every message was acknowledged or gave up. */
   stop(): Promise<Sent[]>;
 }
@@ -68,16 +70,19 @@ async function deliver(o: LoadOptions, messageId: string, user: string): Promise
 /** Offers `rate` messages per second, round-robin over the users, until stopped. */
 export function startLoad(o: LoadOptions): RunningLoad {
   const pending: Promise<Sent>[] = [];
+  const acked: string[] = [];
   let running = true;
   const loop = (async () => {
     const start = now();
     for (let n = 0; running; n++) {
-      pending.push(deliver(o, `${o.run}-${n}`, `${o.run}-u${n % o.users}`));
+      const sending = deliver(o, `${o.run}-${n}`, `${o.run}-u${n % o.users}`);
+      pending.push(sending.then((s) => (s.ackedAt !== undefined && acked.push(s.messageId), s)));
       const wait = start + ((n + 1) * 1000) / o.rate - now();
       if (wait > 0) await sleep(wait);
     }
   })();
   return {
+    acked: () => [...acked],
     async stop() {
       running = false;
       await loop;

@@ -11,7 +11,7 @@ import { now, startLoad, startProbes } from './load.js';
 import type { Fault } from './plan.js';
 import { broken, figures, table } from './report.js';
 import { FaultStack, type Part } from './stack.js';
-import { liftRateLimit, waitStored } from './verify.js';
+import { liftRateLimit, readStored, waitVisible } from './verify.js';
 
 export interface FaultsOptions {
   faults: Fault[];
@@ -28,6 +28,17 @@ export interface FaultsOptions {
 }
 
 const log = (message: string) => console.error(`[faults] ${message}`);
+
+/** The paced load: a client gives an answer 30 s, and a message 12 attempts. */
+const loadOptions = (o: FaultsOptions, service: RunningService) => ({
+  baseUrl: service.baseUrl,
+  key: service.adminKey,
+  users: o.users,
+  rate: o.rate,
+  timeoutMs: 30_000,
+  attempts: 12,
+  backoffMs: 1000,
+});
 
 /** Waits until GET /health says ok: the previous fault has healed before the next starts. */
 async function healthy(baseUrl: string, timeoutMs: number): Promise<number> {
@@ -83,24 +94,16 @@ async function oneFault(
   projectId: string,
   run: string,
   fault: Fault,
+  index: number,
 ) {
   const url = loadConfig().databaseUrl;
   const healedMs = await healthy(service.baseUrl, 180_000);
   const logFrom = fs.statSync(o.serviceLog).size;
-  const name = `${run}-${fault}`;
+  const name = `${run}-${index}-${fault}`;
   log(
     `${fault}: ${o.rate} POST /events per second from ${o.users} users (service healthy after ${Math.round(healedMs)} ms)`,
   );
-  const load = startLoad({
-    baseUrl: service.baseUrl,
-    key: service.adminKey,
-    run: name,
-    users: o.users,
-    rate: o.rate,
-    timeoutMs: 30_000,
-    attempts: 12,
-    backoffMs: 1000,
-  });
+  const load = startLoad({ ...loadOptions(o, service), run: name });
   // Reads that need only Postgres while Kafka or the registry is away; /health alone when Postgres is.
   const reads = fault.startsWith('postgres') ? ['/health'] : ['/health', '/analytics/features'];
   const probes = startProbes(service.baseUrl, service.adminKey, reads, 200);
@@ -109,13 +112,35 @@ async function oneFault(
   await inflict(stack, fault, o.pauseSeconds);
   const clearedAt = now();
   log(`${fault}: cleared after ${Math.round(clearedAt - faultAt)} ms`);
+  // Recovery: every event acknowledged until now visible, timed while the load goes on.
+  const afterClear = waitVisible(url, projectId, name, load.acked(), clearedAt, 180_000);
   await sleep(o.tailSeconds * 1000);
   const [sent, probed] = await Promise.all([load.stop(), probes.stop()]);
-  const acked = sent.filter((s) => s.ackedAt !== undefined).map((s) => s.messageId);
-  const stored = await waitStored(url, projectId, name, acked, clearedAt, 180_000);
-  const f = figures(sent, probed, stored, restartsSince(o.serviceLog, logFrom));
+  const acked = sent.filter((s) => s.ackedAt !== undefined);
+  const lastAckAt = acked.length > 0 ? Math.max(...acked.map((s) => s.ackedAt!)) : clearedAt;
+  const afterLastAck = await waitVisible(
+    url,
+    projectId,
+    name,
+    acked.map((s) => s.messageId),
+    lastAckAt,
+    180_000,
+  );
+  const stored = await readStored(url, projectId, name);
+  const visible = { afterClear: await afterClear, afterLastAck };
+  const f = figures(sent, probed, stored, visible, restartsSince(o.serviceLog, logFrom));
   if (service.child.exitCode !== null) throw new Error(`npm start exited during ${fault}`);
   return { fault, fault_ms: Math.round(clearedAt - faultAt), figures: f };
+}
+
+/** Ten seconds of the load, until all of it is in session_events: the roles are past their start-up. */
+async function warmUp(o: FaultsOptions, service: RunningService, projectId: string, run: string): Promise<void> {
+  const name = `${run}-warmup`;
+  const load = startLoad({ ...loadOptions(o, service), run: name });
+  await sleep(10_000);
+  const acked = (await load.stop()).filter((s) => s.ackedAt !== undefined).map((s) => s.messageId);
+  const visible = await waitVisible(loadConfig().databaseUrl, projectId, name, acked, now(), 180_000);
+  log(`warm-up: ${acked.length} acknowledged, all in session_events after ${visible.session_events ?? '—'} ms`);
 }
 
 export async function runFaults(o: FaultsOptions): Promise<number> {
@@ -149,8 +174,11 @@ export async function runFaults(o: FaultsOptions): Promise<number> {
     service = await startService({ LOG_LEVEL: 'warn' }, [], o.serviceLog);
     const projectId = await liftRateLimit(config.databaseUrl, service.adminKey);
     const run = `f${Date.now().toString(36)}`;
+    await warmUp(o, service, projectId, run);
     const results: Awaited<ReturnType<typeof oneFault>>[] = [];
-    for (const fault of o.faults) results.push(await oneFault(o, stack, service, projectId, run, fault));
+    for (const [i, fault] of o.faults.entries()) {
+      results.push(await oneFault(o, stack, service, projectId, run, fault, i));
+    }
     const report = {
       at: new Date().toISOString(),
       run,

@@ -44,41 +44,46 @@ async function copies(url: string, table: 'raw_events' | 'session_events', proje
 const allIn = (ids: string[], map: Map<string, number>) => ids.every((id) => map.has(id));
 
 /**
- * Waits until every acknowledged message of `run` is in raw_events and in session_events (or
- * `timeoutMs` passed), then reads what the run's messages and users became.
+ * Polls until every one of `ids` is in raw_events and in session_events, or `timeoutMs` passed:
+ * how long after `since` each table had them all (null: not within the timeout).
  */
-export async function waitStored(
+export async function waitVisible(
   url: string,
   projectId: string,
   run: string,
-  acked: string[],
-  clearedAt: number,
+  ids: string[],
+  since: number,
   timeoutMs: number,
-): Promise<Stored> {
+): Promise<{ raw: number | null; session_events: number | null }> {
   const deadline = now() + timeoutMs;
-  let rawVisibleMs: number | null = null;
-  let sessionVisibleMs: number | null = null;
-  let raw = new Map<string, number>();
-  let sessionEvents = new Map<string, number>();
+  const seen: { raw: number | null; session_events: number | null } = { raw: null, session_events: null };
   for (;;) {
     const at = now();
     const read = await Promise.all([
       copies(url, 'raw_events', projectId, run),
       copies(url, 'session_events', projectId, run),
-    ]).catch(() => undefined); // Postgres may still be coming back
+    ]).catch(() => undefined); // Postgres may be away or coming back
     if (read) {
-      [raw, sessionEvents] = read;
-      if (rawVisibleMs === null && allIn(acked, raw)) rawVisibleMs = Math.max(0, at - clearedAt);
-      if (sessionVisibleMs === null && allIn(acked, sessionEvents)) sessionVisibleMs = Math.max(0, at - clearedAt);
-      if (rawVisibleMs !== null && sessionVisibleMs !== null) break;
+      if (seen.raw === null && allIn(ids, read[0])) seen.raw = Math.max(0, Math.round(at - since));
+      if (seen.session_events === null && allIn(ids, read[1]))
+        seen.session_events = Math.max(0, Math.round(at - since));
+      if (seen.raw !== null && seen.session_events !== null) return seen;
     }
-    if (now() > deadline) break;
+    if (now() > deadline) return seen;
     await sleep(500);
   }
+}
+
+/** What the run's messages and users became. */
+export async function readStored(url: string, projectId: string, run: string): Promise<Stored> {
+  const [raw, sessionEvents] = await Promise.all([
+    copies(url, 'raw_events', projectId, run),
+    copies(url, 'session_events', projectId, run),
+  ]);
   const [total] = await query<{ n: number }>(
     url,
     `select coalesce(sum(events), 0)::int as n from sessions where project_id = $1 and user_id like $2`,
     [projectId, `${run}-u%`],
   );
-  return { raw, sessionEvents, sessionEventTotal: total?.n ?? 0, rawVisibleMs, sessionVisibleMs };
+  return { raw, sessionEvents, sessionEventTotal: total?.n ?? 0 };
 }
