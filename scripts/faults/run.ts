@@ -74,7 +74,7 @@ async function inflict(stack: FaultStack, fault: Fault, pauseSeconds: number): P
   if (kind === 'pause') {
     stack.pause(part);
     await sleep(pauseSeconds * 1000);
-    stack.resume(part);
+    stack.resumeAll();
   } else {
     await stack.kill(part);
     await restart(stack);

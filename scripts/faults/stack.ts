@@ -3,6 +3,7 @@
  * environment before this module loads): its processes found by pid, paused, resumed, killed
  * and brought back.
  */
+import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../lib/config.js';
 import { kafkaDaemon } from '../local-stack/kafka.js';
@@ -40,16 +41,15 @@ export class FaultStack {
     return pid;
   }
 
+  /**
+   * SIGSTOP to the part's process and its children: Postgres's backends are processes of their
+   * own, which would go on serving open connections with only the postmaster stopped.
+   */
   pause(part: Part): void {
-    const pid = this.pid(part);
-    process.kill(pid, 'SIGSTOP');
-    this.paused.add(pid);
-  }
-
-  resume(part: Part): void {
-    const pid = this.pid(part);
-    process.kill(pid, 'SIGCONT');
-    this.paused.delete(pid);
+    for (const pid of withChildren(this.pid(part))) {
+      process.kill(pid, 'SIGSTOP');
+      this.paused.add(pid);
+    }
   }
 
   /** kill -9, and waits until the process is gone (for Postgres: the postmaster; its backends notice and exit). */
@@ -59,7 +59,7 @@ export class FaultStack {
     while (isAlive(pid)) await sleep(50);
   }
 
-  /** Every part this suite paused gets SIGCONT: a stopped process cannot be stopped by SIGTERM. */
+  /** Every process this suite paused gets SIGCONT (a stopped process cannot be stopped by SIGTERM). */
   resumeAll(): void {
     for (const pid of this.paused) {
       if (isAlive(pid)) process.kill(pid, 'SIGCONT');
@@ -71,4 +71,22 @@ export class FaultStack {
     this.resumeAll();
     await stackDown(this.config, this.log);
   }
+}
+
+/** `pid` and its descendants, from /proc (a process's parent is the 4th field of its stat). */
+function withChildren(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...(parents.get(all[i]!) ?? []));
+  return all;
 }
