@@ -35,13 +35,36 @@ const refused = () =>
  */
 const MAX_SEND_BYTES = 512 * 1024;
 
+type Encoded = { key: string; value: Buffer | null; timestamp: string };
+
+/** A part of a publish waiting for the next produce request. */
+interface Queued {
+  topic: string;
+  messages: Encoded[];
+  bytes: number;
+  /** When its caller is answered 503: a part still queued then is not sent at all. */
+  expiresAt: number;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/** A queued part whose caller was already answered 503: dropped, never sent late. */
+class Expired extends Error {}
+
 /**
  * The API's writer to Kafka: Confluent-framed Avro; resolves once Kafka has the messages (acks=all).
- * A large request goes out in several sends; if a later one fails, the client's retry repeats the
+ * A large request goes out in several parts; if a later one fails, the client's retry repeats the
  * earlier ones too, which the sinks drop by message_id.
+ *
+ * The idempotent producer has one request in flight per broker, so one produce request per HTTP
+ * request capped ingest at one request per round trip, and after an outage the backlog of sends
+ * and retries outlived the outage by a minute (npm run faults, docs/reliability.md). Parts that
+ * arrive while a produce request is in flight go out together in the next one.
  */
 export class Publisher {
   private waiting = 0;
+  private readonly queue: Queued[] = [];
+  private flushing = false;
 
   private constructor(
     private readonly producer: Producer,
@@ -81,7 +104,8 @@ export class Publisher {
     if (schemaId === undefined) throw new Error(`publisher was not started for ${topic}`);
     if (this.waiting >= this.limits.maxWaiting) throw refused();
     this.waiting++;
-    const sending = this.send(topic, schemaId, messages).finally(() => this.waiting--);
+    const expiresAt = Date.now() + this.limits.deadlineMs;
+    const sending = this.send(topic, schemaId, messages, expiresAt).finally(() => this.waiting--);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'late'>(
       (resolve) => (timer = setTimeout(() => resolve('late'), this.limits.deadlineMs)),
@@ -97,13 +121,15 @@ export class Publisher {
     }
     if (outcome === 'late') {
       // Heard, so that its later failure is logged rather than unhandled.
-      sending.catch((err: unknown) => this.log.warn({ err, topic }, 'kafka send failed after its deadline'));
+      sending.catch((err: unknown) => {
+        if (!(err instanceof Expired)) this.log.warn({ err, topic }, 'kafka send failed after its deadline');
+      });
       this.log.error({ topic, messages: messages.length, deadline_ms: this.limits.deadlineMs }, 'kafka send timed out');
       throw refused();
     }
   }
 
-  private async send(topic: TopicKey, schemaId: number, messages: OutgoingMessage[]): Promise<'sent'> {
+  private async send(topic: TopicKey, schemaId: number, messages: OutgoingMessage[], expiresAt: number) {
     const encoded = await Promise.all(
       messages.map(async (m) => ({
         key: m.key,
@@ -111,10 +137,50 @@ export class Publisher {
         timestamp: String(m.timestamp),
       })),
     );
-    for (const part of bySize(encoded, MAX_SEND_BYTES)) {
-      await this.producer.send({ topic: topicName(topic), acks: -1, messages: part });
+    const parts = bySize(encoded, MAX_SEND_BYTES).map(
+      (part) =>
+        new Promise<void>((resolve, reject) => {
+          const bytes = part.reduce((n, m) => n + (m.value?.length ?? 0) + Buffer.byteLength(m.key), 0);
+          this.queue.push({ topic: topicName(topic), messages: part, bytes, expiresAt, resolve, reject });
+        }),
+    );
+    void this.flush();
+    await Promise.all(parts);
+    return 'sent' as const;
+  }
+
+  /** One produce request at a time, carrying every part queued meanwhile (up to MAX_SEND_BYTES). */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch: Queued[] = [];
+        let bytes = 0;
+        while (this.queue.length > 0 && (batch.length === 0 || bytes + this.queue[0]!.bytes <= MAX_SEND_BYTES)) {
+          const next = this.queue.shift()!;
+          if (next.expiresAt <= Date.now()) next.reject(new Expired('answered 503 before it was sent'));
+          else {
+            batch.push(next);
+            bytes += next.bytes;
+          }
+        }
+        if (batch.length === 0) continue;
+        const byTopic = new Map<string, Encoded[]>();
+        for (const q of batch) byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), ...q.messages]);
+        try {
+          await this.producer.sendBatch({
+            acks: -1,
+            topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+          });
+          for (const q of batch) q.resolve();
+        } catch (err) {
+          for (const q of batch) q.reject(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
     }
-    return 'sent';
   }
 
   async stop(): Promise<void> {

@@ -16,12 +16,22 @@ export interface PoolLimits {
   idleInTransactionMs?: number;
 }
 
+/**
+ * How much longer than the statement timeout the client waits for an answer: a server that is
+ * frozen (a long pause, a partition) cannot cancel its statement, so the client stops waiting and
+ * the connection is discarded (npm run faults: with Postgres stopped, requests waited as long as it).
+ */
+export const READ_MARGIN_MS = 1000;
+
 export function createPool(connectionString: string, max = 10, limits: PoolLimits = {}): pg.Pool {
   return new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
-    ...(limits.statementTimeoutMs !== undefined && { statement_timeout: limits.statementTimeoutMs }),
+    ...(limits.statementTimeoutMs !== undefined && {
+      statement_timeout: limits.statementTimeoutMs,
+      query_timeout: limits.statementTimeoutMs + READ_MARGIN_MS,
+    }),
     ...(limits.acquireTimeoutMs !== undefined && { connectionTimeoutMillis: limits.acquireTimeoutMs }),
     ...(limits.idleInTransactionMs !== undefined && {
       idle_in_transaction_session_timeout: limits.idleInTransactionMs,
@@ -51,10 +61,14 @@ export function isPostgresUnavailable(err: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.has(message);
 }
 
+/** pg's error when the server did not answer within query_timeout: the connection is in an unknown state. */
+const READ_TIMEOUT = 'Query read timeout';
+
 // pg-pool's and pg's errors without a code: no free connection in time, a connection lost (also
 // by the server's own timeouts: the error then reaches the client's socket, not the next query).
 const UNAVAILABLE_MESSAGES = new Set([
   'timeout exceeded when trying to connect',
+  READ_TIMEOUT,
   'Connection terminated due to connection timeout',
   'Connection terminated unexpectedly',
   'Client has encountered a connection error and is not queryable',
@@ -90,7 +104,10 @@ export async function inTransaction<T>(
     await client.query('commit');
     return result;
   } catch (err) {
-    await client.query('rollback').catch(() => (broken = true));
+    // A server that did not answer is not asked to roll back: the connection is closed instead,
+    // which ends the transaction once the server runs again.
+    if ((err as { message?: unknown }).message === READ_TIMEOUT) broken = true;
+    else await client.query('rollback').catch(() => (broken = true));
     throw err;
   } finally {
     client.off('error', ignore);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { EMBEDDED_PG_PASSWORD, EMBEDDED_PG_USER, withDatabase } from '../../lib/config.js';
-import { projectRoot, stackPath } from './paths.js';
+import { projectRoot, stackDir, stackPath } from './paths.js';
 
 const run = promisify(execFile);
 
@@ -64,7 +64,10 @@ export class EmbeddedPostgres {
 
   private get home(): string {
     if (process.getuid?.() !== 0) return stackPath('postgres');
-    const key = crypto.createHash('sha1').update(projectRoot).digest('hex').slice(0, 10);
+    // A stack of its own (PI_STACK_DIR, e.g. npm run faults) gets a folder of its own; the default
+    // stack keeps the one it always had.
+    const owner = process.env.PI_STACK_DIR ? stackDir : projectRoot;
+    const key = crypto.createHash('sha1').update(owner).digest('hex').slice(0, 10);
     return path.join(os.tmpdir(), `pi-stack-${key}`, 'postgres');
   }
 
@@ -163,16 +166,21 @@ export class EmbeddedPostgres {
     return true;
   }
 
-  /** True when a server from this data directory is running. */
-  running(): boolean {
+  /** The postmaster's pid when a server from this data directory is running. */
+  postmasterPid(): number | undefined {
     const pidFile = path.join(this.dataDir, 'postmaster.pid');
-    if (!fs.existsSync(pidFile)) return false;
+    if (!fs.existsSync(pidFile)) return undefined;
     const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
     try {
       process.kill(pid, 0);
-      return true;
+      return pid;
     } catch {
-      return false;
+      return undefined;
     }
+  }
+
+  /** True when a server from this data directory is running. */
+  running(): boolean {
+    return this.postmasterPid() !== undefined;
   }
 }

@@ -4,7 +4,7 @@ import { newSecretKey } from '../../lib/secret-box.js';
 import { kafkaAnswers, kafkaDaemon, startKafka } from './kafka.js';
 import { stackDir } from './paths.js';
 import { EmbeddedPostgres, REGISTRY_DATABASE, canConnect, ensureDatabase } from './postgres.js';
-import { readPid, stopDaemon } from './process.js';
+import { type Daemon, readPid, stopDaemon, waitUntil } from './process.js';
 import { registryAnswers, registryDaemon, startRegistry } from './registry.js';
 
 type Log = (message: string) => void;
@@ -61,9 +61,21 @@ async function upPostgres(config: Config, log: Log): Promise<boolean> {
   return started;
 }
 
+/**
+ * A daemon of ours that runs but does not answer (the registry while its Postgres restarts, Kafka
+ * still starting) is waited for, not started a second time: the second would fail on the taken
+ * port, and its pid file would hide the first from `down` (found by npm run faults).
+ */
+async function ours(daemon: Daemon, probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  if (readPid(daemon) === undefined) return false;
+  await waitUntil(daemon.name, probe, { timeoutMs, daemon });
+  return true;
+}
+
 async function upKafka(config: Config, log: Log): Promise<boolean> {
   const broker = config.kafkaBrokers[0]!;
   if (await kafkaAnswers(broker).catch(() => false)) return false;
+  if (await ours(kafkaDaemon, () => kafkaAnswers(broker), 120_000)) return false;
   const [host, port] = broker.split(':') as [string, string];
   if (!isLocal(host)) throw new Error(`Kafka at ${broker} does not answer and is not local`);
   await startKafka(Number(port), Number(process.env.PI_KAFKA_CONTROLLER_PORT ?? 9093), log);
@@ -71,7 +83,9 @@ async function upKafka(config: Config, log: Log): Promise<boolean> {
 }
 
 async function upRegistry(config: Config, log: Log): Promise<boolean> {
-  if (await registryAnswers(config.schemaRegistryUrl).catch(() => false)) return false;
+  const answers = () => registryAnswers(config.schemaRegistryUrl);
+  if (await answers().catch(() => false)) return false;
+  if (await ours(registryDaemon, answers, 180_000)) return false;
   const url = new URL(config.schemaRegistryUrl);
   if (!isLocal(url.hostname)) throw new Error(`schema registry at ${url.host} does not answer and is not local`);
   const db = new URL(config.databaseUrl);

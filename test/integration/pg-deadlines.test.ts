@@ -4,9 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type RunningApi, apiPoolLimits, startApi } from '../../api/server.js';
 import { type Config, loadConfig } from '../../lib/config.js';
-import { createPool, isPostgresUnavailable } from '../../lib/db.js';
+import { createPool, inTransaction, isPostgresUnavailable } from '../../lib/db.js';
 import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices } from '../../lib/services.js';
+import { FreezingProxy } from './freezing-proxy.js';
 import { closeServices, count, newProject, services, waitFor } from './helpers.js';
 
 const EXPORT_ROWS = 60_000;
@@ -174,6 +175,46 @@ describe('Postgres deadlines: statement and pool timeouts, streamed exports apar
       assert.ok(isPostgresUnavailable(err), (err as Error).message);
     } finally {
       client.release(true);
+      await pool.end();
+    }
+  });
+
+  // npm run faults (docs/reliability.md): with Postgres stopped, a statement already on a
+  // connection waited for as long as the server was stopped; statement_timeout is the server's own.
+  it('stops waiting for a frozen server after the statement timeout and a margin, and serves again after it', async () => {
+    const url = new URL(config.databaseUrl);
+    const proxy = await FreezingProxy.start({ host: url.hostname, port: Number(url.port) });
+    url.port = String(proxy.port);
+    const pool = createPool(url.toString(), 2, { statementTimeoutMs: 500, acquireTimeoutMs: 500 });
+    pool.on('error', () => undefined);
+    try {
+      await Promise.all([pool.query('select 1'), pool.query('select 1')]); // two open connections
+      proxy.freeze();
+      const timed = async (work: () => Promise<unknown>) => {
+        const start = performance.now();
+        const outcome = await Promise.race([
+          work().then(
+            () => 'answered',
+            (e: unknown) => e,
+          ),
+          sleep(5000).then(() => 'still waiting after 5 s'),
+        ]);
+        return { outcome, ms: performance.now() - start };
+      };
+      const [plain, transaction] = await Promise.all([
+        timed(() => pool.query('select 1')),
+        timed(() => inTransaction(pool, (client) => client.query('select 1'))),
+      ]);
+      for (const { outcome, ms } of [plain, transaction]) {
+        assert.ok(outcome instanceof Error, String(outcome));
+        assert.ok(isPostgresUnavailable(outcome), outcome.message);
+        assert.ok(ms < 2500, `gave up after ${Math.round(ms)} ms`);
+      }
+      proxy.thaw();
+      // The connections that did not answer were discarded: new ones serve.
+      assert.deepEqual((await pool.query<{ n: number }>('select 1 as n')).rows, [{ n: 1 }]);
+    } finally {
+      await proxy.close();
       await pool.end();
     }
   });
