@@ -23,6 +23,13 @@ export type Vector = Record<CohortFeature, number>;
 export const BEHAVIOURAL_COHORTS = {
   /** Users with fewer sessions have too little behaviour to place; they are counted as excluded. */
   minSessions: 1,
+  /**
+   * Users are clustered on z-scores clipped to ±zClip. A feature nearly constant across users (no
+   * friction, no loops in a calm product) has a tiny spread, so the few users who differ sit at
+   * z = 60 and more: unclipped, every k left them a cluster of their own, below the minimum size,
+   * and a 100,000-user project got no cohorts at all (npm run bench -- reads).
+   */
+  zClip: 3,
   /** k is chosen from this range (bounded by the users available for clusters of minimum size). */
   kMin: 2,
   kMax: 8,

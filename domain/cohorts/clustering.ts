@@ -53,7 +53,7 @@ export function fitClusters(
   if (kMax < c.kMin) return { candidates: [] };
 
   const scaler = fitScaler(raw);
-  const points = raw.map((p) => standardise(p, scaler));
+  const points = raw.map((p) => standardise(p, scaler, c.zClip));
   const fitAt = spread(points.length, c.fitSample);
   const silAt = spread(points.length, c.silhouetteSample);
   const candidates: Candidate[] = [];
@@ -96,7 +96,12 @@ export interface Assigned {
 export function assignUser(f: UserFacts, referenceDay: string, model: ClusterModel): Assigned {
   const vector = behaviourVector(f, referenceDay);
   const raw = transformed(vector);
-  return { user_id: f.user_id, label: nearest(standardise(raw, model.scaler), model.centroids)[0], vector, raw };
+  return {
+    user_id: f.user_id,
+    label: nearest(standardise(raw, model.scaler, BEHAVIOURAL_COHORTS.zClip), model.centroids)[0],
+    vector,
+    raw,
+  };
 }
 
 /** Per label, the members' count and the sums of their vectors; users are added in id order, as a mean sums them. */

@@ -17,8 +17,9 @@ export function fitScaler(points: number[][]): Scaler {
   return { mean, std };
 }
 
-export const standardise = (p: number[], s: Scaler) =>
-  p.map((x, j) => (s.std[j]! > 1e-12 ? (x - s.mean[j]!) / s.std[j]! : 0));
+/** z-scores, each clipped to ±`clip` (none by default). */
+export const standardise = (p: number[], s: Scaler, clip = Infinity) =>
+  p.map((x, j) => (s.std[j]! > 1e-12 ? Math.max(-clip, Math.min(clip, (x - s.mean[j]!) / s.std[j]!)) : 0));
 
 export const squaredDistance = (a: number[], b: number[]) => {
   let s = 0;

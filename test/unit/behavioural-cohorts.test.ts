@@ -322,6 +322,22 @@ describe('behavioural cohorts', () => {
     assert.equal(result.cohorts[0]!.percentage, result.cohorts[0]!.size / 42);
   });
 
+  it('clusters a calm product where a handful of users alone have friction (clipped z-scores)', () => {
+    // Friction and loops nearly constant (0) across 400 users: the 4 who have some sit 20+ standard
+    // deviations out. Unclipped, every k gave them a cluster of their own, below the minimum size.
+    const { facts } = planted({ power: 0, struggler: 0, casual: 400, explorer: 0 });
+    const calm = facts.map((f, i) => ({
+      ...f,
+      friction_index: i % 100 === 0 ? 0.08 : 0,
+      loop_views: i % 100 === 0 ? 2 : 0,
+      views: Math.max(f.views, 30),
+    }));
+    const result = clusterUsers(calm, REF, []);
+    assert.ok(result.k >= 2, `no cohorts: ${JSON.stringify(result.candidates)}`);
+    assert.equal(result.users_clustered, 400);
+    assert.ok(result.cohorts.every((c) => c.size >= 0.02 * 400));
+  });
+
   it('makes no cohorts from too few users', () => {
     const { facts } = planted({ power: 4, struggler: 0, casual: 5, explorer: 0 });
     const result = clusterUsers(facts, REF, []);

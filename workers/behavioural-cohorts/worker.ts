@@ -191,7 +191,7 @@ async function store(
     restarts: c.restarts,
     seed: c.seed,
     features: COHORT_FEATURES,
-    standardisation: `z-score over the clustered users after log(1 + x) of ${c.logScaled.join(', ')}`,
+    standardisation: `z-score over the clustered users after log(1 + x) of ${c.logScaled.join(', ')}, clipped to ±${c.zClip}`,
     criterion: `best mean silhouette over k = ${c.kMin}..${c.kMax}, every cluster at least max(${c.minClusterSize}, ${c.minClusterShare} × users)`,
     exclusion: `fewer than ${c.minSessions} session(s)`,
     sample: `${run.sample} users fit the model (at most ${run.sampleLimit}, evenly spread over the ids); every user goes to the nearest centroid`,
