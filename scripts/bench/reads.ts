@@ -113,12 +113,16 @@ export async function readsBench(o: ReadsOptions) {
       load = { events: sent, users: identified, seconds: round((performance.now() - started) / 1000) };
     }
 
-    // The workers' answers (workflows of the declared goal, behavioural cohorts) before reading them.
+    // The workers' answers (workflows of the declared goal, behavioural cohorts) before reading them,
+    // for at most 20 minutes each: an answer that never comes is a finding, not a reason to hang.
     const firstOf = async (url: string, list: string) => {
+      const until = Date.now() + 20 * 60_000;
       for (;;) {
         const reply = await call('GET', url);
         const items = reply.body[list] as { workflow_id?: string; id?: string }[] | undefined;
         if (reply.status === 200 && items && items.length > 0) return items[0]!;
+        if (Date.now() > until)
+          throw new Error(`GET ${url} has no ${list} after 20 minutes: ${JSON.stringify(reply.body).slice(0, 500)}`);
         await sleep(2000);
       }
     };
