@@ -115,7 +115,10 @@ export async function userKeysOf(db: Db, users: { projectId: string; ref: string
     keptKeys.set(database, kept);
   }
   const keys = kept.keys;
-  const missing = users.filter((u) => !keys.has(pairKey(u.projectId, u.ref)));
+  // Once per user: a batch names its users once per event.
+  const missing = [...new Map(users.map((u) => [pairKey(u.projectId, u.ref), u])).entries()].flatMap(([pair, u]) =>
+    keys.has(pair) ? [] : [u],
+  );
   for (const [pair, key] of await readUserKeys(db, missing)) {
     if (keys.size >= KEPT_KEYS) keys.delete(keys.keys().next().value!);
     keys.set(pair, key);
