@@ -1,15 +1,13 @@
 import { userRef } from '../domain/sealed-user.js';
 import type { Pool, PoolClient } from '../lib/db.js';
-import { ensureUserKeys, pseudonymSecrets, userKeyLookup, userKeysOf } from '../store/user-keys.js';
+import { ensureUserKeys, keptPseudonymSecrets, userKeyLookup, userKeysOf } from '../store/user-keys.js';
 
 /**
  * The API's side of sealing (docs/decisions.md, "Erasure through Kafka"): each user's pseudonym
- * and key, made with the user's first message. Projects' secrets never change, so they are kept;
- * users' keys are kept while no erasure happens (`userKeysOf`).
+ * and key, made with the user's first message. Projects' secrets and users' keys are kept by the
+ * process (`keptPseudonymSecrets`, `userKeysOf`).
  */
 export class UserSealing {
-  private readonly secrets = new Map<string, Buffer>();
-
   constructor(private readonly db: Pool) {}
 
   /** Per user id: the pseudonym and the key to seal with (made when missing, on `client` if given). */
@@ -18,12 +16,8 @@ export class UserSealing {
     userIds: string[],
     client: Pool | PoolClient = this.db,
   ): Promise<Map<string, { ref: string; key: Buffer }>> {
-    let secret = this.secrets.get(projectId);
-    if (!secret) {
-      secret = (await pseudonymSecrets(this.db, [projectId])).get(projectId);
-      if (!secret) throw new Error(`no project ${projectId}`);
-      this.secrets.set(projectId, secret);
-    }
+    const secret = (await keptPseudonymSecrets(this.db, [projectId])).get(projectId);
+    if (!secret) throw new Error(`no project ${projectId}`);
     const refs = new Map(userIds.map((id) => [id, userRef(secret, id)]));
     // Known users' keys come from what this process kept (one small statement); only new users'
     // keys are made. Made keys are not kept here: `client` may be a transaction that rolls back.

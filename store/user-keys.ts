@@ -18,7 +18,7 @@ export async function pseudonymSecrets(db: Db, projectIds: string[]): Promise<Ma
 /** Secrets this process has read, by project id (ids are unique across databases). */
 const knownSecrets = new Map<string, Buffer>();
 
-async function keptPseudonymSecrets(db: Db, projectIds: string[]): Promise<Map<string, Buffer>> {
+export async function keptPseudonymSecrets(db: Db, projectIds: string[]): Promise<Map<string, Buffer>> {
   const unknown = projectIds.filter((id) => !knownSecrets.has(id));
   if (unknown.length > 0) for (const [id, secret] of await pseudonymSecrets(db, unknown)) knownSecrets.set(id, secret);
   return new Map(projectIds.flatMap((id) => (knownSecrets.has(id) ? [[id, knownSecrets.get(id)!]] : [])));
