@@ -608,6 +608,7 @@ create table rate_limit_windows (
   project_id uuid not null,
   window_start timestamp with time zone not null,
   requests integer not null,
+  last_granted integer not null default 0,
   constraint rate_limit_windows_pkey PRIMARY KEY (project_id, window_start)
 );
 
