@@ -62,6 +62,7 @@ create table behavioural_cohorts (
   churn_risk text not null,
   expansion_opportunity text not null,
   computed_at timestamp with time zone not null,
+  top_features jsonb not null default '[]'::jsonb,
   constraint behavioural_cohorts_churn_risk_check CHECK ((churn_risk = ANY (ARRAY['very_low'::text, 'low'::text, 'medium'::text, 'high'::text, 'very_high'::text]))),
   constraint behavioural_cohorts_expansion_opportunity_check CHECK ((expansion_opportunity = ANY (ARRAY['high'::text, 'medium'::text, 'low'::text]))),
   constraint behavioural_cohorts_pkey PRIMARY KEY (project_id, cohort_id),

@@ -1,3 +1,4 @@
+import { BEHAVIOURAL_COHORTS } from '../../domain/cohorts/behavioural.js';
 import { GroupSums } from '../../domain/cohorts/clustering.js';
 import type { DateRange } from '../../domain/date-range.js';
 import { round } from '../../domain/metrics.js';
@@ -34,16 +35,21 @@ async function lastRun(db: Pool, projectId: string): Promise<RunRow | undefined>
   return rows[0];
 }
 
-/** Features the members use, by how many of them use it. */
+/**
+ * Features the members use, by how many of them use it: counted with a behavioural cohort by its
+ * worker (like its members), over the members now for a custom one.
+ */
 async function topFeatures(db: Pool, projectId: string, cohort: CohortRow, size: number) {
+  const share = (f: { feature: string; users: number }) => ({ ...f, share: round(f.users / size) });
+  if (cohort.type === 'behavioral') return cohort.top_features.map(share);
   const members = membersOf(projectId, cohort);
   const { rows } = await db.query<{ feature: string; users: number }>(
     `select f.feature, count(*)::int as users from feature_users f
      where f.project_id = $1 and f.first_used_at is not null and f.user_id in (${members.sql})
-     group by f.feature order by users desc, f.feature limit 10`,
+     group by f.feature order by users desc, f.feature limit ${BEHAVIOURAL_COHORTS.topFeatures}`,
     members.params,
   );
-  return rows.map((f) => ({ feature: f.feature, users: f.users, share: round(f.users / size) }));
+  return rows.map(share);
 }
 
 /**

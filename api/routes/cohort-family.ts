@@ -33,6 +33,8 @@ export interface BehaviouralRow extends Common {
   traits: Record<string, number>;
   churn_risk: string;
   expansion_opportunity: string;
+  /** Counted with the cohort by its worker, like its members. */
+  top_features: { feature: string; users: number }[];
 }
 export type CohortRow = CustomRow | BehaviouralRow;
 
@@ -42,7 +44,7 @@ export type CohortRow = CustomRow | BehaviouralRow;
  */
 export const COHORT_ROWS = {
   columns: `c.cohort_id, c.name, c.type, c.criteria, c.created_at, b.size, b.percentage, b.characteristics, b.traits,
-            b.churn_risk, b.expansion_opportunity`,
+            b.churn_risk, b.expansion_opportunity, b.top_features`,
   from: 'cohorts c left join behavioural_cohorts b using (project_id, cohort_id)',
   visible: `(c.type = 'custom' or b.cohort_id is not null)`,
 };

@@ -49,6 +49,8 @@ export const BEHAVIOURAL_COHORTS = {
   /** Within the model's users, k-means and silhouettes use at most this many, spread the same way. */
   fitSample: 5000,
   silhouetteSample: 2000,
+  /** A cohort's detail lists the features most of its members use, at most this many. */
+  topFeatures: 10,
   /** Skewed counts and durations are compared on log(1 + x). */
   logScaled: ['avg_features_used', 'avg_session_length'] as readonly CohortFeature[],
   /** A new centroid keeps a previous cohort's id when at most this far from it (standardised units). */

@@ -526,4 +526,41 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     await fromScratch();
     assert.deepEqual(await snapshot(), once, 'the same tables give the same rows');
   });
+
+  it('counts top features with the cohort: a feature first used since shows after the next computation', async () => {
+    const topOf = async (id: string) => {
+      const reply = await call<{ top_features: { feature: string; users: number }[] }>(
+        api,
+        'GET',
+        `/analytics/cohorts/${id}`,
+        { key: read },
+      );
+      assert.equal(reply.status, 200);
+      return reply.body.top_features;
+    };
+    const newFeatureUsers = async () => {
+      let users = 0;
+      for (const cohort of await cohorts())
+        users += (await topOf(cohort.id)).find((f) => f.feature === 'novel')?.users ?? 0;
+      return users;
+    };
+    const power = (await cohorts()).find((c) => c.name === 'Power users')!;
+    const [first, second] = await members(power.id);
+    const now = Date.now();
+    const events = [first!, second!].flatMap((user) =>
+      ['feature_impression', 'feature_used'].map((event, i) => ({
+        user_id: user,
+        event,
+        timestamp: new Date(now - 60_000 + i * 1000).toISOString(),
+        message_id: `${user}-novel-${event}`,
+        properties: { page: '/novel', feature: 'novel' },
+      })),
+    );
+    assert.equal((await call(api, 'POST', '/events/batch', { key: write, json: { events } })).status, 202);
+    await waitForAnalytics(120_000);
+    // The cohort is what its last computation found: its members, traits and top features alike.
+    assert.equal(await newFeatureUsers(), 0);
+    assert.equal(await refreshBehaviouralCohorts(services(), projectId), 1);
+    assert.equal(await newFeatureUsers(), 2);
+  });
 });

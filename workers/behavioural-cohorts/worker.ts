@@ -185,6 +185,24 @@ async function store(
        select $1, l.cohort_id, a.user_id, a.features from assigned a join unnest($2::int[], $3::text[]) as l(label, cohort_id) using (label)`,
       [projectId, labels, ids],
     );
+    // Counted once per computation, not on each GET (docs/decisions.md, "Behavioural cohorts").
+    await client.query(
+      `update behavioural_cohorts b set top_features = t.features
+       from (
+         select cohort_id,
+                jsonb_agg(jsonb_build_object('feature', feature, 'users', users) order by users desc, feature) as features
+         from (
+           select m.cohort_id, f.feature, count(*)::int as users,
+                  row_number() over (partition by m.cohort_id order by count(*) desc, f.feature) as rank
+           from behavioural_cohort_members m
+           join feature_users f on f.project_id = m.project_id and f.user_id = m.user_id and f.first_used_at is not null
+           where m.project_id = $1
+           group by m.cohort_id, f.feature) ranked
+         where rank <= $2
+         group by cohort_id) t
+       where b.project_id = $1 and b.cohort_id = t.cohort_id`,
+      [projectId, c.topFeatures],
+    );
   }
   const definition = {
     method: 'k-means++ seeding, Lloyd iterations',
