@@ -3,9 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig, withDatabase } from '../../lib/config.js';
 import { createLogger } from '../../lib/log.js';
-import { topicName } from '../../lib/kafka/topics.js';
 import { connectServices } from '../../lib/services.js';
-import { topicEnds } from '../../processors/analytics-sink/progress.js';
 import { readLag } from './lag.js';
 import { startService } from './service.js';
 import { percentiles, round } from './stats.js';
@@ -64,44 +62,67 @@ export async function readsBench(o: ReadsOptions) {
       return call(method, url, body, attempt + 1);
     }
   };
+  // A call the load relies on: tried again while the service refuses it (503 at a moment of overload).
+  const accepted = async (method: string, url: string, body: unknown): Promise<Reply> => {
+    for (let attempt = 1; ; attempt++) {
+      const reply = await call(method, url, body);
+      if (reply.status < 300) return reply;
+      if (attempt >= 10) throw new Error(`${method} ${url}: ${reply.status} ${JSON.stringify(reply.body)}`);
+      await sleep(1000 * attempt);
+    }
+  };
   try {
     await services.db.query(
       `update projects set rate_tier = 'enterprise', rate_limit_per_hour = 1000000000
        where project_id = (select project_id from api_keys where key_id = $1)`,
       [key.split('_')[1]],
     );
-    const stored = [...(await topicEnds(admin, topicName('events'))).values()].reduce((s, n) => s + n, 0);
+    // Seeds loaded in full, recorded in the bench's own table of its kept database: a load cut short
+    // goes on with the next seed (the users table cannot tell, as an identify may have been refused).
+    await services.db.query(
+      'create table if not exists bench_reads_seeds (seed int primary key, users int not null, events bigint not null)',
+    );
+    const { rows: done } = await services.db.query<{ seeds: number; users: number; events: number }>(
+      `select coalesce(max(seed), 0)::int as seeds, coalesce(sum(users), 0)::int as users,
+              coalesce(sum(events), 0)::float8 as events from bench_reads_seeds`,
+    );
+    const stored = done[0]!.events;
     let load: Record<string, number> | undefined;
     if (stored < o.events) {
       await call('PUT', '/settings/goals', { goals: ['feature_used'] });
       const started = performance.now();
       const sessions = Math.max(1, Math.round(o.events / o.users / 11.25));
-      // A load cut short goes on with the next seed (a seed's users and events are sent together).
-      const { rows } = await services.db.query<{ n: number }>(
-        `select count(*)::int as n from users where project_id = (select project_id from api_keys where key_id = $1)`,
-        [key.split('_')[1]],
-      );
-      const seedsDone = Math.floor(rows[0]!.n / USERS_PER_SEED);
       let sent = stored;
-      let identified = seedsDone * USERS_PER_SEED;
+      let identified = done[0]!.users;
       const seeds = simulations({
         users: USERS_PER_SEED,
-        firstSeed: seedsDone + 1,
+        firstSeed: done[0]!.seeds + 1,
         sessions,
         start: Date.now() - 85 * DAY,
         spanMs: 84 * DAY,
       });
+      let seed = done[0]!.seeds;
       for (const { users, events } of seeds) {
         if (identified >= o.users || sent >= o.events) break;
+        seed++;
         for (let i = 0; i < users.length; i += 16) {
-          await Promise.all(users.slice(i, i + 16).map((u) => call('POST', '/users/identify', u)));
+          await Promise.all(users.slice(i, i + 16).map((u) => accepted('POST', '/users/identify', u)));
         }
-        identified += users.length;
         const stats = await burst(service.baseUrl, key, events.values(), {
           seconds: 86_400,
           connections: 4,
           batchSize: 1000,
         });
+        if (stats.accepted < stats.offered)
+          throw new Error(
+            `seed ${seed}: ${stats.offered - stats.accepted} events not accepted: ${JSON.stringify(stats)}`,
+          );
+        await services.db.query('insert into bench_reads_seeds values ($1, $2, $3)', [
+          seed,
+          users.length,
+          stats.accepted,
+        ]);
+        identified += users.length;
         sent += stats.accepted;
         console.error(`  loaded ${sent} events of ${identified} users`);
       }
