@@ -63,6 +63,16 @@ export interface Config {
   warehouseTimeoutMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
   pollIntervalMs: number;
+  /**
+   * The share of its time a worker's pass over a project's whole history (a new job, a new goal)
+   * may work; it rests the remainder between steps, leaving the machine to live traffic (lib/pacing.ts).
+   */
+  backfillShare: number;
+  /**
+   * Each role's nice value (0–19): on a busy machine, accepting events comes first, then the
+   * processors' live analytics, then the workers' passes (lib/role.ts).
+   */
+  nice: Record<Role, number>;
   /** How long GET /analytics/workflows waits for a newly asked-for goal to be mined before answering 202. */
   workflowWaitMs: number;
   /**
@@ -93,6 +103,9 @@ export interface Config {
 
 export const KAFKA_LOG_LEVELS = ['nothing', 'error', 'warn', 'info', 'debug'] as const;
 export type KafkaLogLevel = (typeof KAFKA_LOG_LEVELS)[number];
+
+/** The service's roles, each a process of its own (npm run api|processors|workers; npm start runs all). */
+export type Role = 'api' | 'processors' | 'workers';
 
 export const EMBEDDED_PG_USER = 'postgres';
 export const EMBEDDED_PG_PASSWORD = 'postgres';
@@ -175,6 +188,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warehouseConcurrency: int('PI_WAREHOUSE_CONCURRENCY', 3, 1, 64),
     warehouseTimeoutMs: int('PI_WAREHOUSE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
+    backfillShare: int('PI_BACKFILL_SHARE_PERCENT', 50, 1, 100) / 100,
+    nice: {
+      api: int('PI_API_NICE', 0, 0, 19),
+      processors: int('PI_PROCESSORS_NICE', 5, 0, 19),
+      workers: int('PI_WORKERS_NICE', 10, 0, 19),
+    },
     workflowWaitMs: int('PI_WORKFLOW_WAIT_MS', 5000, 0, 30_000),
     ingestDeadlineMs: int('PI_INGEST_DEADLINE_MS', 5000, 100, 10_000),
     pgStatementTimeoutMs: int('PI_PG_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),

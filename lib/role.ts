@@ -1,4 +1,5 @@
-import { type Config, loadConfig } from './config.js';
+import os from 'node:os';
+import { type Config, type Role, loadConfig } from './config.js';
 import type { PoolLimits } from './db.js';
 import { createLogger } from './log.js';
 import { type Services, connectServices, prepare } from './services.js';
@@ -11,14 +12,15 @@ export interface Stoppable {
  * Runs one role of the service (api, processors, workers) in this process until SIGINT or
  * SIGTERM: connects, prepares (migrations, topics, schemas; idempotent), starts, and on the
  * signal stops what it started and closes the connections before exiting. `limits` are the
- * deadlines of the role's Postgres pool.
+ * deadlines of the role's Postgres pool. The process first takes the role's nice value.
  */
 export async function runRole(
-  role: string,
+  role: Role,
   start: (services: Services) => Promise<Stoppable[]>,
   limits: (config: Config) => PoolLimits = () => ({}),
 ): Promise<void> {
   const config = loadConfig();
+  yieldCpu(config.nice[role]);
   const log = createLogger(config.logLevel, { service: role });
   const services = connectServices(config, log, 10, limits(config));
   await prepare(services);
@@ -34,4 +36,12 @@ export async function runRole(
   process.once('SIGTERM', (s) => void stop(s));
   // Started by a supervisor (npm start): its death closes the channel, and the role stops with it.
   if (process.send) process.once('disconnect', () => void stop('supervisor gone'));
+}
+
+/**
+ * Raises this process's nice value (never lowers it). On Linux it is the calling thread's, i.e.
+ * the JavaScript one's, and that of the threads it starts afterwards.
+ */
+function yieldCpu(nice: number): void {
+  if (nice > os.getPriority()) os.setPriority(nice);
 }

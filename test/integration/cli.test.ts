@@ -169,6 +169,38 @@ describe('command-line tools', () => {
     }
   });
 
+  it('npm run workers yields the CPU: its process runs at PI_WORKERS_NICE', async () => {
+    const npm = spawn('npm', ['run', 'workers'], {
+      env: { ...process.env, PI_WORKERS_NICE: '7', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    let rolePid: number | undefined;
+    npm.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = once(npm, 'exit');
+    try {
+      const started = await waitFor(
+        'npm run workers to start the role',
+        () => /"pid":(\d+),"service":"workers","role":"workers","msg":"started"/.exec(out) ?? undefined,
+        60_000,
+      );
+      rolePid = Number(started[1]);
+      // /proc/<pid>/stat: the 19th field is the nice value (the name in parentheses may hold spaces).
+      const stat = fs.readFileSync(`/proc/${rolePid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      assert.equal(Number(fields[16]), 7);
+      npm.kill('SIGTERM');
+      await exited;
+    } finally {
+      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
+      try {
+        if (rolePid) process.kill(rolePid, 'SIGTERM');
+      } catch {
+        // gone already: the expected case
+      }
+    }
+  });
+
   describe('docker-compose.yml', () => {
     const known = {
       scripts: (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,

@@ -1,6 +1,7 @@
 import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { projectPass } from '../../store/locks.js';
+import { BackfillPace } from '../../lib/pacing.js';
 import { targetedUsers } from '../../domain/jobs/targeting.js';
 import {
   JOBS_PASS,
@@ -24,7 +25,8 @@ const USERS_PER_STEP = 500;
  * change that concerns every user (a job created or edited, the project's settings, a replay's
  * truncate: job_changes) makes the pass go over all the project's users. Each job's analytics are
  * then written from its sums. Jobs that are not active keep their last targets. Projects without
- * changes are left alone, except `projectId`, whose numbers are written again in any case.
+ * changes are left alone, except `projectId`, whose numbers are written again in any case. The
+ * worker's pass over all users is paced (PI_BACKFILL_SHARE_PERCENT); an explicit refresh is not.
  */
 export async function refreshJobs(services: Services, projectId?: string): Promise<void> {
   const { rows: projects } = projectId
@@ -39,6 +41,7 @@ export async function refreshJobs(services: Services, projectId?: string): Promi
       const jobs = await projectJobs(client, project_id);
       const users = changes.all ? await projectJobUsers(client, project_id) : changes.users;
       if (jobs.length === 0 || (users.length === 0 && projectId === undefined)) return;
+      const pace = new BackfillPace(changes.all && projectId === undefined ? services.config.backfillShare : 1);
       for (let i = 0; i < users.length; i += USERS_PER_STEP) {
         const step = users.slice(i, i + USERS_PER_STEP);
         const known = await knownUsers(client, project_id, step);
@@ -53,6 +56,7 @@ export async function refreshJobs(services: Services, projectId?: string): Promi
           step,
           facts,
         );
+        await pace.step();
       }
       for (const job of jobs) await materializeJob(client, project_id, job.job_id);
     });

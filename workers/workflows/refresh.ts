@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { projectPass } from '../../store/locks.js';
+import { BackfillPace } from '../../lib/pacing.js';
 import type { Services } from '../../lib/services.js';
 import { DEFAULT_PATH_RULES, workflowsOf } from '../../domain/workflows/mining.js';
 import { attemptRows } from '../../domain/workflows/attempt-rows.js';
@@ -52,12 +53,18 @@ async function attemptsOf(
 }
 
 /** A goal's first pass: the attempts of every session of the project, a bounded read at a time. */
-async function attemptAllSessions(client: PoolClient, projectId: string, goals: string[]): Promise<void> {
+async function attemptAllSessions(
+  client: PoolClient,
+  projectId: string,
+  goals: string[],
+  pace: BackfillPace,
+): Promise<void> {
   for (let after: string | null = null; ;) {
     const ids = await sessionIdsAfter(client, projectId, after, SESSIONS_PER_READ);
     if (ids.length === 0) return countPathUsers(client, projectId, goals);
     await changeAttempts(client, projectId, [], await attemptsOf(client, projectId, ids, goals), false);
     after = ids[ids.length - 1]!;
+    await pace.step();
   }
 }
 
@@ -68,9 +75,16 @@ async function attemptAllSessions(client: PoolClient, projectId: string, goals: 
  * replay asked for a rebuild through workflow_changes) gets one pass over all the project's sessions.
  * Every goal whose sums or inputs moved then gets its workflows from its sums. Goals that are no
  * longer goals lose their rows. `wait` blocks on a concurrent pass of the same project (explicit
- * refreshes do); the worker skips a busy project instead. Returns how many goals were computed.
+ * refreshes do); the worker skips a busy project instead. `backfillShare` paces the worker's
+ * passes over all sessions (lib/pacing.ts); explicit refreshes leave it out. Returns how many
+ * goals were computed.
  */
-export async function refreshProjectWorkflows(db: Pool, projectId: string, wait: boolean): Promise<number> {
+export async function refreshProjectWorkflows(
+  db: Pool,
+  projectId: string,
+  wait: boolean,
+  backfillShare = 1,
+): Promise<number> {
   const computed = await projectPass(db, WORKFLOWS_PASS, projectId, { wait }, async (client) => {
     const { rowCount: rebuilds } = await client.query('delete from workflow_changes where project_id = $1', [
       projectId,
@@ -103,7 +117,7 @@ export async function refreshProjectWorkflows(db: Pool, projectId: string, wait:
       );
       // A goal marked for computing again (computed_at cleared) may still hold state: built anew.
       if ((rebuilds ?? 0) === 0) await forgetAttempts(client, projectId, fresh);
-      await attemptAllSessions(client, projectId, fresh);
+      await attemptAllSessions(client, projectId, fresh, new BackfillPace(backfillShare));
     }
     const stale = [...(changed.length > 0 ? kept : []), ...fresh].sort();
     if (stale.length === 0) return 0;
@@ -135,6 +149,14 @@ export async function refreshWorkflows(services: Services, projectId?: string): 
          order by 1`,
       );
   let computed = 0;
-  for (const row of rows) computed += await refreshProjectWorkflows(db, row.project_id, projectId !== undefined);
+  const explicit = projectId !== undefined;
+  for (const row of rows) {
+    computed += await refreshProjectWorkflows(
+      db,
+      row.project_id,
+      explicit,
+      explicit ? 1 : services.config.backfillShare,
+    );
+  }
   return computed;
 }
