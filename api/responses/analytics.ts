@@ -207,7 +207,13 @@ export const ANALYTICS_SCHEMAS = {
     },
     { page: str, workflow_id: str, goal: str },
   ),
-  FrictionTrends: obj({ trends: array(ref('FrictionTrend')), date_range: ref('DateRange') }),
+  FrictionTrends: obj({
+    trends: array(ref('FrictionTrend')),
+    total: int,
+    page_number: int,
+    per_page: int,
+    date_range: ref('DateRange'),
+  }),
   EventContext: obj({
     event: str,
     total_occurrences: int,

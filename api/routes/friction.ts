@@ -2,10 +2,12 @@ import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
 import { frictionIndex } from '../../domain/friction/index.js';
 import {
+  type HistoryEntry,
   type PageDay,
+  byAttention,
   byPage,
   dailyHistory,
-  workflowHistory,
+  WorkflowTrends,
   workflowName,
   workflowPages,
 } from '../../domain/friction/trends.js';
@@ -42,6 +44,8 @@ function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; w
     throw fieldError(filter, 'invalid_value', `${filter} filters workflows, not pages (by=page).`);
   return { by: by ?? (filter ? 'workflow' : undefined), goal, workflowId };
 }
+
+type Trend = ReturnType<typeof frictionTrend> & { workflow: string; friction_history: HistoryEntry[] };
 
 /** friction_page_daily rows of the date range, of `pages` or of every page. */
 async function pageDays(db: Pool, projectId: string, range: DateRange, pages: string[] | null): Promise<PageDay[]> {
@@ -156,12 +160,24 @@ export function frictionRoutes(db: Pool): Route[] {
           schema: { type: 'string', pattern: WORKFLOW_ID.source },
         },
         ...DATE_RANGE_PARAMS,
+        ...pagingParams('page_number'),
       ],
-      success: { status: 200, schema: 'FrictionTrends', description: '{ trends, date_range }' },
+      success: {
+        status: 200,
+        schema: 'FrictionTrends',
+        description:
+          '{ trends, total, page_number, per_page, date_range }: highest alert level, then steepest rise, first',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const { by, goal, workflowId } = trendParams(ctx);
         const range = dateRange(ctx);
+        const paged = paging(ctx, 'page_number');
+        // A goal may have thousands of workflows: every trend is computed to order them, one page is sent.
+        const answer = (trends: Trend[]) => {
+          const { items, total } = pageOfList(trends.sort(byAttention), paged);
+          return { trends: items, total, page_number: paged.page, per_page: paged.perPage, date_range: range };
+        };
         const config = await projectAnalyticsConfig(db, projectId);
         const workflows =
           by === 'page'
@@ -176,34 +192,25 @@ export function frictionRoutes(db: Pool): Route[] {
               ).rows;
         if (by === 'page' || (by === undefined && workflows.length === 0)) {
           const pages = byPage(await pageDays(db, projectId, range, null));
-          ctx.body = {
-            trends: [...pages].map(([page, rows]) => {
+          ctx.body = answer(
+            [...pages].map(([page, rows]) => {
               const history = dailyHistory(rows, config.weights);
               return { workflow: page, page, friction_history: history, ...frictionTrend(history) };
             }),
-            date_range: range,
-          };
+          );
           return;
         }
         const pages = byPage(
           await pageDays(db, projectId, range, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
         );
-        ctx.body = {
-          trends: workflows.flatMap((w) => {
-            const history = workflowHistory(w.path, pages, config.weights);
-            if (history.length === 0) return [];
-            return [
-              {
-                workflow: workflowName(w.goal, w.path),
-                workflow_id: w.workflow_id,
-                goal: w.goal,
-                friction_history: history,
-                ...frictionTrend(history),
-              },
-            ];
+        const trends = new WorkflowTrends(pages, config.weights);
+        ctx.body = answer(
+          workflows.flatMap((w) => {
+            const trend = trends.of(w.path);
+            if (trend.friction_history.length === 0) return [];
+            return [{ workflow: workflowName(w.goal, w.path), workflow_id: w.workflow_id, goal: w.goal, ...trend }];
           }),
-          date_range: range,
-        };
+        );
       },
     }),
   ];

@@ -1,6 +1,7 @@
 import type { AnalyticsConfig } from '../analytics-config.js';
 import { type FrictionTotals, addFriction, frictionIndex, noFriction } from './index.js';
-import { round } from '../metrics.js';
+import { type AlertLevel, frictionTrend, round } from '../metrics.js';
+import { byCodePoint } from '../time.js';
 import { ELLIPSIS, OTHER } from '../workflows/mining.js';
 
 /** One friction_page_daily row: a page's facts on one UTC day (YYYY-MM-DD). */
@@ -40,16 +41,38 @@ export function workflowName(goal: string, path: string[]): string {
   return `${goal}: ${path.length > 0 ? path.join(' → ') : '(goal at session start)'}`;
 }
 
-/** The daily history of one workflow, from the daily rows grouped by page. */
-export function workflowHistory(
-  path: string[],
-  rowsByPage: ReadonlyMap<string, PageDay[]>,
-  weights: AnalyticsConfig['weights'],
-): HistoryEntry[] {
-  return dailyHistory(
-    workflowPages(path).flatMap((page) => rowsByPage.get(page) ?? []),
-    weights,
-  );
+/** A workflow's daily history and the trend drawn from it. */
+export type WorkflowTrend = { friction_history: HistoryEntry[] } & ReturnType<typeof frictionTrend>;
+
+/**
+ * Workflows' daily histories and trends, from the daily rows grouped by page. A workflow's history
+ * depends only on the set of its pages that have rows, and a goal's thousands of workflows share
+ * the few pages of a product: each set is computed once (the same answer objects are shared).
+ */
+export class WorkflowTrends {
+  private readonly bySet = new Map<string, WorkflowTrend>();
+
+  constructor(
+    private readonly rowsByPage: ReadonlyMap<string, PageDay[]>,
+    private readonly weights: AnalyticsConfig['weights'],
+  ) {}
+
+  of(path: string[]): WorkflowTrend {
+    const pages = workflowPages(path)
+      .filter((page) => this.rowsByPage.has(page))
+      .sort(byCodePoint);
+    const key = pages.join('\n');
+    let trend = this.bySet.get(key);
+    if (!trend) {
+      const history = dailyHistory(
+        pages.flatMap((page) => this.rowsByPage.get(page)!),
+        this.weights,
+      );
+      trend = { friction_history: history, ...frictionTrend(history) };
+      this.bySet.set(key, trend);
+    }
+    return trend;
+  }
 }
 
 /** Rows grouped by page, in their order. */
@@ -61,4 +84,21 @@ export function byPage(rows: PageDay[]): Map<string, PageDay[]> {
     pages.set(row.page, list);
   }
   return pages;
+}
+
+const ALERT_RANK: Record<AlertLevel, number> = { critical: 3, warning: 2, info: 1, none: 0 };
+
+/**
+ * The order trends are listed and paged in: the ones that need attention first (highest alert
+ * level, then the steepest rise), then by name, so pages are stable.
+ */
+export function byAttention(
+  a: { alert_level: AlertLevel; percent_change: number; workflow: string },
+  b: { alert_level: AlertLevel; percent_change: number; workflow: string },
+): number {
+  return (
+    ALERT_RANK[b.alert_level] - ALERT_RANK[a.alert_level] ||
+    b.percent_change - a.percent_change ||
+    byCodePoint(a.workflow, b.workflow)
+  );
 }

@@ -75,12 +75,13 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
   let read: string;
   let projectId: string;
   const get = (query: string, key = read) =>
-    call<{ trends: Trend[]; date_range: { start: string; end: string } }>(
-      pipeline.api,
-      'GET',
-      `/analytics/friction/trends${query}`,
-      { key },
-    );
+    call<{
+      trends: Trend[];
+      total: number;
+      page_number: number;
+      per_page: number;
+      date_range: { start: string; end: string };
+    }>(pipeline.api, 'GET', `/analytics/friction/trends${query}`, { key });
 
   /** friction_page_daily of the project over the last 30 UTC days (the default range), read straight from the table. */
   const dailyRows = async () =>
@@ -238,9 +239,27 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
 
     const reply = await get('');
     assert.equal(reply.status, 200);
-    assert.deepEqual(reply.body.trends, expected);
+    const byId = (trends: Trend[]) => [...trends].sort((a, b) => (a.workflow_id! < b.workflow_id! ? -1 : 1));
+    assert.deepEqual(byId(reply.body.trends), byId(expected));
     assert.deepEqual((await get('?by=workflow')).body, reply.body);
-    const [exportTrend, signupTrend, shortSignup] = reply.body.trends as [Trend, Trend, Trend];
+    const [exportTrend, signupTrend, shortSignup] = expected.map((e) =>
+      reply.body.trends.find((t) => t.workflow_id === e.workflow_id)!,
+    ) as [Trend, Trend, Trend];
+    // Those that need attention first: the rising signup workflows (with alerts) before the export one.
+    const rank = { critical: 3, warning: 2, info: 1, none: 0 } as const;
+    const order = reply.body.trends.map((t) => [rank[t.alert_level as keyof typeof rank], t.percent_change] as const);
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => b[0] - a[0] || b[1] - a[1]),
+    );
+    assert.equal(reply.body.trends.at(-1)!.workflow_id, exportTrend.workflow_id, JSON.stringify(order));
+    // Paged in that order.
+    const second = await get('?per_page=1&page_number=2');
+    assert.deepEqual(
+      [second.body.trends, second.body.total, second.body.page_number, second.body.per_page],
+      [[reply.body.trends[1]], 3, 2, 1],
+    );
+    assert.deepEqual((await get('?page_number=2')).body.trends, []);
     assert.equal(exportTrend.workflow, 'export: /home → /dashboard → export_opened → /dashboard');
     assert.equal(signupTrend.friction_history.length, DAYS);
     // Page totals, not the workflow's own sessions: its pages have facts on every day.
@@ -258,7 +277,7 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
     assert.notDeepEqual(meanOfPages, signupTrend.friction_history);
 
     // Filters.
-    assert.deepEqual((await get('?goal=signup')).body.trends, expected.slice(1));
+    assert.deepEqual(byId((await get('?goal=signup')).body.trends), byId(expected.slice(1)));
     assert.deepEqual((await get(`?workflow_id=${exportTrend.workflow_id}`)).body.trends, [exportTrend]);
     assert.deepEqual((await get(`?goal=export&workflow_id=${signupTrend.workflow_id}`)).body.trends, []);
     assert.deepEqual((await get('?goal=nothing')).body.trends, []);
@@ -273,14 +292,17 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
   });
 
   it('reads the project’s weights when asked', async () => {
-    const before = (await get('?goal=signup')).body.trends[0]!;
+    const signup = (await get('?goal=signup')).body.trends.find(
+      (t) => t.workflow === 'signup: /home → /pricing → /signup',
+    )!;
+    const before = (await get(`?workflow_id=${signup.workflow_id}`)).body.trends[0]!;
     const weights = { dead_click: 1, rage_click: 0, loop: 0, backtrack: 0, idle: 0 };
     assert.equal(
       (await call(pipeline.api, 'PUT', '/settings/analytics', { key: write, json: { weights } })).status,
       200,
     );
     try {
-      const after = (await get('?goal=signup')).body.trends[0]!;
+      const after = (await get(`?workflow_id=${signup.workflow_id}`)).body.trends[0]!;
       const rows = (await dailyRows()).filter((r) => ['/home', '/pricing', '/signup'].includes(r.page));
       const deadShare = (date: string) => {
         const day = rows.filter((r) => r.day === date);

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
+import { type AlertLevel, frictionTrend } from '../../domain/metrics.js';
 import {
   type PageDay,
   byPage,
   dailyHistory,
-  workflowHistory,
+  WorkflowTrends,
+  byAttention,
   workflowName,
   workflowPages,
 } from '../../domain/friction/trends.js';
@@ -70,15 +72,58 @@ describe('friction trends per workflow', () => {
       { date: '2025-03-01', friction_index: 0.1875 },
       { date: '2025-03-02', friction_index: 0.075 },
     ];
-    assert.deepEqual(workflowHistory(['/a', 'export_clicked', '/b'], rows, weights), expected);
-    assert.deepEqual(workflowHistory(['/a', '/b', '/a'], rows, weights), expected, 'a page seen twice counts once');
-    assert.deepEqual(workflowHistory(['export_clicked', 'other'], rows, weights), []);
+    const trends = new WorkflowTrends(rows, weights);
+    const history = (path: string[]) => trends.of(path).friction_history;
+    assert.deepEqual(history(['/a', 'export_clicked', '/b']), expected);
+    assert.deepEqual(history(['/a', '/b', '/a']), expected, 'a page seen twice counts once');
+    assert.deepEqual(history(['export_clicked', 'other']), []);
+    assert.deepEqual(history(['/b']), [
+      { date: '2025-03-01', friction_index: 0.25 },
+      { date: '2025-03-02', friction_index: 0.075 },
+    ]);
+  });
+
+  it('computes each set of pages once, whatever the order or repeats of a path, with its trend', () => {
+    const rows = byPage([
+      row('/a', '2025-03-01', { clicks: 2, dead_clicks: 1 }),
+      row('/b', '2025-03-02', { clicks: 1 }),
+    ]);
+    const trends = new WorkflowTrends(rows, weights);
+    const first = trends.of(['/a', 'signup', '/b']);
+    assert.equal(trends.of(['/b', '/a', '/b', 'other', 'no_rows_page']), first, 'the same pages with rows: one answer');
+    assert.notEqual(trends.of(['/a']), first);
+    assert.deepEqual(first, {
+      friction_history: dailyHistory([...rows.get('/a')!, ...rows.get('/b')!], weights),
+      ...frictionTrend(first.friction_history),
+    });
+  });
+
+  it('lists trends that need attention first: alert level, then the steepest rise, then by name', () => {
+    const t = (workflow: string, alert_level: AlertLevel, percent_change: number) => ({
+      workflow,
+      alert_level,
+      percent_change,
+    });
+    const sorted = [
+      t('b', 'none', 0),
+      t('a', 'warning', 30),
+      t('c', 'critical', 12),
+      t('d', 'warning', 80),
+      t('a', 'none', 0),
+      t('e', 'info', 11),
+    ].sort(byAttention);
+    assert.deepEqual(
+      sorted.map((x) => x.workflow),
+      ['c', 'd', 'a', 'e', 'a', 'b'],
+    );
   });
 
   it('uses the weights it is given', () => {
     const only = { dead_click: 0, rage_click: 0, loop: 0, backtrack: 0, idle: 2 };
     const rows = byPage([row('/a', '2025-03-01', { clicks: 2, dead_clicks: 2, active_ms: 100, idle_ms: 25 })]);
-    assert.deepEqual(workflowHistory(['/a'], rows, only), [{ date: '2025-03-01', friction_index: 0.25 }]);
+    assert.deepEqual(new WorkflowTrends(rows, only).of(['/a']).friction_history, [
+      { date: '2025-03-01', friction_index: 0.25 },
+    ]);
   });
 
   it('names a workflow by its goal and steps', () => {

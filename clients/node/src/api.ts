@@ -1503,6 +1503,9 @@ export interface components {
         };
         FrictionTrends: {
             date_range: components["schemas"]["DateRange"];
+            page_number: number;
+            per_page: number;
+            total: number;
             trends: components["schemas"]["FrictionTrend"][];
         };
         /**
@@ -2853,6 +2856,10 @@ export interface operations {
                 end?: string;
                 /** @description only this goal's workflows (implies by=workflow) */
                 goal?: string;
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page (at most 100) */
+                per_page?: number;
                 /** @description YYYY-MM-DD, with date_range=custom */
                 start?: string;
                 /** @description only this workflow (implies by=workflow) */
@@ -2864,7 +2871,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { trends, date_range } */
+            /** @description { trends, total, page_number, per_page, date_range }: highest alert level, then steepest rise, first */
             200: {
                 headers: {
                     /** @description requests per hour */

@@ -63,7 +63,7 @@ export function Friction() {
   const points = useApi<{ friction_points: FrictionPoint[]; date_range: { start: string; end: string } }>(
     `/analytics/friction?${range.query}&per_page=100`,
   );
-  const trends = useApi<{ trends: Trend[] }>(`/analytics/friction/trends?${range.query}`);
+  const trends = useApi<TrendPage>(`/analytics/friction/trends?${range.query}&per_page=100`);
   const live = useFrictionAlerts();
   const [showCalm, setShowCalm] = useState(false);
   const calm = points.data?.friction_points.filter((p) => p.friction_index === 0).length ?? 0;
@@ -192,24 +192,16 @@ function LiveAlerts({ status, alerts }: { status: string; alerts: FrictionAlert[
   );
 }
 
-const SEVERITY: Record<string, number> = { critical: 3, warning: 2, info: 1, none: 0 };
 const TRENDS_SHOWN = 6;
 
-/** Trends that need attention first: alert level, then the steepest rise. */
-function TrendList({ loaded }: { loaded: Loaded<{ trends: Trend[] }> }) {
+type TrendPage = { trends: Trend[]; total: number };
+
+/** Trends that need attention first, in the API's order (alert level, then the steepest rise). */
+function TrendList({ loaded }: { loaded: Loaded<TrendPage> }) {
   const [all, setAll] = useState(false);
-  const sorted = useMemo(
-    () =>
-      [...(loaded.data?.trends ?? [])].sort(
-        (a, b) =>
-          (SEVERITY[b.alert_level] ?? 0) - (SEVERITY[a.alert_level] ?? 0) ||
-          b.percent_change - a.percent_change ||
-          a.workflow.localeCompare(b.workflow),
-      ),
-    [loaded.data],
-  );
-  const trends = all ? sorted : sorted.slice(0, TRENDS_SHOWN);
-  const charts = useMemo(() => trends.map(sparkline), [sorted, all]);
+  const listed = loaded.data?.trends ?? [];
+  const trends = all ? listed : listed.slice(0, TRENDS_SHOWN);
+  const charts = useMemo(() => trends.map(sparkline), [listed, all]);
   return (
     <Section title="Trends, last 28 days">
       <WhenLoaded loaded={loaded} what="trends">
@@ -235,11 +227,15 @@ function TrendList({ loaded }: { loaded: Loaded<{ trends: Trend[] }> }) {
                 </li>
               ))}
             </ul>
-            {sorted.length > TRENDS_SHOWN && (
+            {listed.length > TRENDS_SHOWN && (
               <ToggleButton
                 open={all}
                 set={setAll}
-                show={`Show all ${sorted.length} trends`}
+                show={
+                  (loaded.data?.total ?? 0) > listed.length
+                    ? `Show the ${listed.length} of ${loaded.data!.total} trends that need attention most`
+                    : `Show all ${listed.length} trends`
+                }
                 hide="Show the first six"
               />
             )}
