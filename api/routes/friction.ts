@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
 import { frictionIndex } from '../../domain/friction/index.js';
 import {
-  type HistoryEntry,
   type PageDay,
+  type WorkflowTrend,
   byAttention,
   byPage,
   dailyHistory,
@@ -45,7 +45,7 @@ function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; w
   return { by: by ?? (filter ? 'workflow' : undefined), goal, workflowId };
 }
 
-type Trend = ReturnType<typeof frictionTrend> & { workflow: string; friction_history: HistoryEntry[] };
+type Trend = WorkflowTrend & { workflow: string };
 
 /** friction_page_daily rows of the date range, of `pages` or of every page. */
 async function pageDays(db: Pool, projectId: string, range: DateRange, pages: string[] | null): Promise<PageDay[]> {
