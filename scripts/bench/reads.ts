@@ -108,7 +108,9 @@ export async function readsBench(o: ReadsOptions) {
         if (identified >= o.users || sent >= o.events) break;
         seed++;
         for (let i = 0; i < users.length; i += IDENTIFY_CONCURRENCY) {
-          await Promise.all(users.slice(i, i + IDENTIFY_CONCURRENCY).map((u) => accepted('POST', '/users/identify', u)));
+          await Promise.all(
+            users.slice(i, i + IDENTIFY_CONCURRENCY).map((u) => accepted('POST', '/users/identify', u)),
+          );
         }
         const stats = await burst(service.baseUrl, key, events.values(), {
           seconds: 86_400,
