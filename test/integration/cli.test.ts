@@ -134,11 +134,22 @@ describe('command-line tools', () => {
     assert.deepEqual(opened, { user_id: userId, properties: JSON.stringify({ a: 1 }) });
   });
 
-  it('npm run api passes SIGTERM on to the role, which stops cleanly (as docker stop sends it to the container)', async () => {
-    // npm runs a script through sh, which does not pass signals on: the role scripts `exec` tsx so
-    // that npm's SIGTERM reaches tsx, which relays it to the role.
-    const npm = spawn('npm', ['run', 'api'], {
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'info' },
+  /**
+   * `npm run <role>` with `env`, once the role has logged that it started; `check` gets npm's
+   * process, the role's pid, what it printed so far and npm's exit. No process is left behind.
+   */
+  async function withRoleScript(
+    role: 'api' | 'workers',
+    env: NodeJS.ProcessEnv,
+    check: (run: {
+      npm: ReturnType<typeof spawn>;
+      rolePid: number;
+      out: () => string;
+      exited: Promise<[number | null, string | null]>;
+    }) => Promise<void>,
+  ) {
+    const npm = spawn('npm', ['run', role], {
+      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -147,17 +158,12 @@ describe('command-line tools', () => {
     const exited = once(npm, 'exit') as Promise<[number | null, string | null]>;
     try {
       const started = await waitFor(
-        'npm run api to start the role',
-        () => /"pid":(\d+),"service":"api","role":"api","msg":"started"/.exec(out) ?? undefined,
+        `npm run ${role} to start the role`,
+        () => new RegExp(`"pid":(\\d+),"service":"${role}","role":"${role}","msg":"started"`).exec(out) ?? undefined,
         60_000,
       );
       rolePid = Number(started[1]);
-      assert.notEqual(rolePid, npm.pid, 'the role is a process of its own under npm');
-      npm.kill('SIGTERM');
-      const [code, signal] = await exited;
-      assert.deepEqual([code, signal], [0, null], 'npm waited for the role and passed on its exit code');
-      assert.match(out, /"signal":"SIGTERM","msg":"stopping"/);
-      assert.throws(() => process.kill(rolePid!, 0), { code: 'ESRCH' }, 'the role process is gone');
+      await check({ npm, rolePid, out: () => out, exited });
     } finally {
       // Whatever failed, leave no process behind.
       if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
@@ -167,38 +173,30 @@ describe('command-line tools', () => {
         // gone already: the expected case
       }
     }
+  }
+
+  it('npm run api passes SIGTERM on to the role, which stops cleanly (as docker stop sends it to the container)', async () => {
+    // npm runs a script through sh, which does not pass signals on: the role scripts `exec` tsx so
+    // that npm's SIGTERM reaches tsx, which relays it to the role.
+    await withRoleScript('api', { PORT: '0' }, async ({ npm, rolePid, out, exited }) => {
+      assert.notEqual(rolePid, npm.pid, 'the role is a process of its own under npm');
+      npm.kill('SIGTERM');
+      const [code, signal] = await exited;
+      assert.deepEqual([code, signal], [0, null], 'npm waited for the role and passed on its exit code');
+      assert.match(out(), /"signal":"SIGTERM","msg":"stopping"/);
+      assert.throws(() => process.kill(rolePid, 0), { code: 'ESRCH' }, 'the role process is gone');
+    });
   });
 
   it('npm run workers yields the CPU: its process runs at PI_WORKERS_NICE', async () => {
-    const npm = spawn('npm', ['run', 'workers'], {
-      env: { ...process.env, PI_WORKERS_NICE: '7', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    let rolePid: number | undefined;
-    npm.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = once(npm, 'exit');
-    try {
-      const started = await waitFor(
-        'npm run workers to start the role',
-        () => /"pid":(\d+),"service":"workers","role":"workers","msg":"started"/.exec(out) ?? undefined,
-        60_000,
-      );
-      rolePid = Number(started[1]);
+    await withRoleScript('workers', { PI_WORKERS_NICE: '7' }, async ({ npm, rolePid, exited }) => {
       // /proc/<pid>/stat: the 19th field is the nice value (the name in parentheses may hold spaces).
       const stat = fs.readFileSync(`/proc/${rolePid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       assert.equal(Number(fields[16]), 7);
       npm.kill('SIGTERM');
       await exited;
-    } finally {
-      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGTERM');
-      try {
-        if (rolePid) process.kill(rolePid, 'SIGTERM');
-      } catch {
-        // gone already: the expected case
-      }
-    }
+    });
   });
 
   describe('docker-compose.yml', () => {
