@@ -39,10 +39,18 @@ export async function consumeBatches(
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: concurrency,
     eachBatch: async (payload) => {
+      // kafkajs heartbeats between batches and when asked only: a batch that outlived the session
+      // timeout (a backlog of chains, one transaction of 1,000 of them on a busy machine) cost the
+      // member its place, and every member of the group stopped for a rebalance. While a batch
+      // works, it is asked every second (kafkajs sends one per heartbeat interval at most); a
+      // failure is left to the batch's own heartbeat, which rejoins.
+      const beating = setInterval(() => payload.heartbeat().catch(() => undefined), 1000);
       try {
         await eachBatch(payload);
       } catch (err) {
         throw asRetriable(err);
+      } finally {
+        clearInterval(beating);
       }
     },
   });
