@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import { bySize, createProducer, type Producer } from '../lib/kafka/client.js';
 import type { Logger } from '../lib/log.js';
-import { type SchemaRegistry, registerValueSchema } from '../lib/kafka/registry.js';
+import { AvroFrames, type SchemaRegistry, registerValueSchema } from '../lib/kafka/registry.js';
 import { type TopicKey, topicName } from '../lib/kafka/topics.js';
 import { unavailable } from './errors.js';
 
@@ -68,7 +68,7 @@ export class Publisher {
 
   private constructor(
     private readonly producer: Producer,
-    private readonly registry: SchemaRegistry,
+    private readonly frames: AvroFrames,
     private readonly schemaIds: Map<TopicKey, number>,
     private readonly limits: Required<PublisherLimits>,
     private readonly log: Logger,
@@ -83,11 +83,13 @@ export class Publisher {
   ): Promise<Publisher> {
     const schemaIds = new Map<TopicKey, number>();
     for (const topic of topics) schemaIds.set(topic, await registerValueSchema(registry, topic));
+    const frames = new AvroFrames(registry);
+    await frames.know(schemaIds.values());
     const producer = createProducer(kafka);
     await producer.connect();
     return new Publisher(
       producer,
-      registry,
+      frames,
       schemaIds,
       { deadlineMs: limits.deadlineMs, maxWaiting: limits.maxWaiting ?? 256 },
       log,
@@ -130,13 +132,11 @@ export class Publisher {
   }
 
   private async send(topic: TopicKey, schemaId: number, messages: OutgoingMessage[], expiresAt: number) {
-    const encoded = await Promise.all(
-      messages.map(async (m) => ({
-        key: m.key,
-        value: m.value === null ? null : await this.registry.encode(schemaId, m.value),
-        timestamp: String(m.timestamp),
-      })),
-    );
+    const encoded = messages.map((m) => ({
+      key: m.key,
+      value: m.value === null ? null : this.frames.encode(schemaId, m.value),
+      timestamp: String(m.timestamp),
+    }));
     const parts = bySize(encoded, MAX_SEND_BYTES).map(
       (part) =>
         new Promise<void>((resolve, reject) => {

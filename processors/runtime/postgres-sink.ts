@@ -3,7 +3,7 @@ import { type FetchShape, batchConsumer, consumeBatches } from './batch-consumer
 import type { Kafka } from 'kafkajs';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
-import type { SchemaRegistry } from '../../lib/kafka/registry.js';
+import { AvroFrames, type SchemaRegistry } from '../../lib/kafka/registry.js';
 import { type TopicKey, groupId, topicName } from '../../lib/kafka/topics.js';
 
 export interface SinkMessage<T> {
@@ -140,8 +140,9 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       .catch((err: unknown) => log.warn({ err }, 'could not store the offset past transaction markers'));
   });
 
-  const decode = async (message: KafkaMessage): Promise<T | null> =>
-    message.value === null ? null : ((await deps.registry.decode(message.value)) as T);
+  const frames = new AvroFrames(deps.registry);
+  const decode = (message: KafkaMessage): T | null =>
+    message.value === null ? null : (frames.decode(message.value) as T);
 
   /** One transaction: the chunk's rows, its dead letters and the next offset after `end`. */
   const applyChunk = (
@@ -200,10 +201,11 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     const decoded: SinkMessage<T>[] = [];
     const dead: DeadLetter[] = [];
     const payloadOf = new Map(fresh.map((m) => [Number(m.offset), m.value]));
+    await frames.knowFramesOf(fresh.map((m) => m.value));
     for (const message of fresh) {
       const base = { partition: batch.partition, offset: Number(message.offset), key: message.key?.toString() ?? null };
       try {
-        decoded.push({ ...base, value: await decode(message) });
+        decoded.push({ ...base, value: decode(message) });
       } catch (err) {
         dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
       }

@@ -1,6 +1,6 @@
 import { type Admin, type EachBatchPayload, type Producer, bySize } from '../../lib/kafka/client.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
-import { registerValueSchema } from '../../lib/kafka/registry.js';
+import { AvroFrames, registerValueSchema } from '../../lib/kafka/registry.js';
 import { unstorable } from '../../domain/tracked-event.js';
 import { type EventOnWire, isSealedEvent } from '../../domain/sealed-user.js';
 import { openEvents, sealingKeys, userKeyLookup } from '../../store/user-keys.js';
@@ -44,6 +44,8 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
   const group = groupId(SESSIONIZE);
   const log = deps.log.child({ processor: SESSIONIZE, topic: input });
   const schemaId = await registerValueSchema(deps.registry, 'sessions');
+  const frames = new AvroFrames(deps.registry);
+  await frames.know([schemaId]);
   // Replaced on every rebalance: Kafka then resumes each partition from its committed offset.
   let states = new Map<number, PartitionSessions>();
   const producers = new Map<number, Producer>();
@@ -79,10 +81,11 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     const events: PartitionEvent[] = [];
     const refused: { offset: string; error: string }[] = [];
     const wire: { offset: string; value: EventOnWire }[] = [];
+    await frames.knowFramesOf(batch.messages.map((m) => m.value));
     for (const message of batch.messages) {
       if (message.value === null) continue;
       try {
-        wire.push({ offset: message.offset, value: (await deps.registry.decode(message.value)) as EventOnWire });
+        wire.push({ offset: message.offset, value: frames.decode(message.value) as EventOnWire });
       } catch (err) {
         refused.push({ offset: message.offset, error: (err as Error).message });
       }
@@ -141,21 +144,15 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
       chains.map((c) => ({ projectId: c.projectId, userId: c.userId })),
       plainUsers,
     );
-    const messages = await Promise.all(
-      chains.flatMap((chain) => {
-        const sealing = keys.get(userKeyLookup(chain.projectId, chain.userId));
-        if (!sealing) return [];
-        const encode = (record: SessionChainRecord) =>
-          deps.registry.encode(schemaId, sealChain(record, sealing.ref, sealing.key));
-        return [
-          (async () => {
-            let value = await encode(chainRecord(chain));
-            if (value.length > MAX_CHAIN_BYTES) value = await encode(partialChainRecord(chain, batchIds));
-            return { key: userKey(chain.projectId, sealing.ref), value };
-          })(),
-        ];
-      }),
-    );
+    const messages = chains.flatMap((chain) => {
+      const sealing = keys.get(userKeyLookup(chain.projectId, chain.userId));
+      if (!sealing) return [];
+      const encode = (record: SessionChainRecord) =>
+        frames.encode(schemaId, sealChain(record, sealing.ref, sealing.key));
+      let value = encode(chainRecord(chain));
+      if (value.length > MAX_CHAIN_BYTES) value = encode(partialChainRecord(chain, batchIds));
+      return [{ key: userKey(chain.projectId, sealing.ref), value }];
+    });
     const next = Number(batch.lastOffset()) + 1;
     const progress: SessionizeProgress = { processed: next };
     const producer = await producerFor(batch.partition);
