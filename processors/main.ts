@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { parseOnly, runCli } from '../lib/cli.js';
 import { runRole } from '../lib/role.js';
 import type { Services } from '../lib/services.js';
+import { keepOpenedValues } from '../domain/sealed-user.js';
 import { analyticsSink } from './analytics-sink/runner.js';
 import { rawSink } from './raw-sink/runner.js';
 import { type RunningSink, runPostgresSink } from './runtime/postgres-sink.js';
@@ -24,6 +25,8 @@ export async function startProcessors(
   names: ProcessorName[] = PROCESSOR_NAMES,
 ): Promise<RunningSink[]> {
   const running: RunningSink[] = [];
+  // The raw sink and sessionize open the same events, the analytics sink the chains sessionize seals.
+  keepOpenedValues();
   try {
     for (const name of names) {
       running.push(await runPostgresSink(PROCESSORS[name] as Parameters<typeof runPostgresSink>[0], services));

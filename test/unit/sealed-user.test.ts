@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { newUserKey, openEvent, openValue, sealEvent, sealValue, userRef } from '../../domain/sealed-user.js';
+import {
+  keepOpenedValues,
+  newUserKey,
+  openEvent,
+  openValue,
+  sealEvent,
+  sealValue,
+  userRef,
+} from '../../domain/sealed-user.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { type SessionChainRecord, openChain, sealChain } from '../../processors/sessionize/record.js';
 
@@ -77,5 +85,47 @@ describe('sealed users (crypto-shredding)', () => {
     assert.deepEqual(openChain(sealed, key), chain);
     assert.equal(openChain(sealed, undefined), undefined);
     assert.deepEqual(openChain(chain, undefined), chain);
+  });
+
+  describe('keeping what was opened (the processors)', () => {
+    afterEach(() => keepOpenedValues(0));
+
+    it('opens the same bytes twice with one decryption: the second opening gets the first value', () => {
+      const key = newUserKey();
+      const sealed = sealValue(key, 'p:r', { a: [1] }); // sealed elsewhere (the API)
+      keepOpenedValues();
+      const first = openValue(key, 'p:r', sealed);
+      assert.deepEqual(first, { a: [1] });
+      const again = Buffer.from(sealed); // the same bytes, as a consumer of another group reads them
+      assert.equal(openValue(key, 'p:r', again), first);
+      // Kept until the next opening only: a third opening decrypts again.
+      const third = openValue(key, 'p:r', sealed);
+      assert.deepEqual(third, first);
+      assert.notEqual(third, first);
+    });
+
+    it('keeps what it seals for its next opening, and never for other bytes, keys or contexts', () => {
+      keepOpenedValues();
+      const key = newUserKey();
+      const value = { user_id: 'ada', properties: ['{"i":1}'] };
+      const sealed = sealValue(key, 'p:r', value);
+      assert.throws(() => openValue(newUserKey(), 'p:r', sealed));
+      assert.throws(() => openValue(key, 'p:other', sealed));
+      const altered = Buffer.from(sealed);
+      altered[altered.length - 1]! ^= 1;
+      assert.throws(() => openValue(key, 'p:r', altered));
+      assert.equal(openValue(key, 'p:r', sealed), value);
+    });
+
+    it('forgets the oldest beyond its budget', () => {
+      const key = newUserKey();
+      const sealed = sealValue(key, 'p:r', { i: 0 }); // sealed before keeping: not kept
+      const id = key.length + '3:p:r'.length + sealed.length; // one id: the key, the context, the bytes
+      keepOpenedValues(id * 2);
+      const first = openValue(key, 'p:r', sealed);
+      const others = [1, 2].map((i) => sealValue(key, 'p:r', { i }));
+      assert.notEqual(openValue(key, 'p:r', sealed), first, 'the oldest went first');
+      assert.deepEqual(openValue(key, 'p:r', others[1]!), { i: 2 });
+    });
   });
 });
