@@ -39,39 +39,41 @@ function randomIv(): Buffer {
  * Values this process sealed or opened a moment ago, each kept until its next opening. The
  * processors open every event twice (the raw sink, then sessionize) and open in the analytics
  * sink the chain sessionize sealed just before, in one process: AES-GCM (a cipher context per
- * value) and JSON for each were a quarter of their CPU. An entry is found only by the same key,
- * context and sealed bytes, so it is what opening those bytes gives. The oldest go first beyond
- * the budget (a consumer far behind the other then opens for itself).
+ * value) and JSON for each were a quarter of their CPU. An entry is found by the key, the context
+ * and the IV and tag, and taken only when the sealed bytes are the same, so it is what opening
+ * those bytes gives. The oldest go first beyond the budget (a consumer far behind the other then
+ * opens for itself).
  */
 class RecentlyOpened {
-  private readonly values = new Map<string, unknown>();
-  private chars = 0;
+  private readonly entries = new Map<string, { sealed: Buffer; value: unknown }>();
+  private bytes = 0;
 
-  constructor(private readonly budgetChars: number) {}
+  constructor(private readonly budgetBytes: number) {}
 
+  /** Short, so that hashing it stays cheap (a chain's sealed bytes run to hundreds of KB). */
   static id(key: Buffer, context: string, sealed: Buffer): string {
-    return `${key.toString('latin1')}${context.length}:${context}${sealed.toString('latin1')}`;
+    return `${key.toString('latin1')}${sealed.toString('latin1', 0, IV_BYTES + TAG_BYTES)}${context}`;
   }
 
-  keep(id: string, value: unknown): void {
-    if (this.values.has(id)) return;
-    this.values.set(id, value);
-    this.chars += id.length;
-    for (const oldest of this.values.keys()) {
-      if (this.chars <= this.budgetChars) break;
-      this.values.delete(oldest);
-      this.chars -= oldest.length;
+  keep(id: string, sealed: Buffer, value: unknown): void {
+    if (this.entries.has(id)) return;
+    this.entries.set(id, { sealed, value });
+    this.bytes += sealed.length;
+    if (this.bytes <= this.budgetBytes) return;
+    for (const [oldest, entry] of this.entries) {
+      this.entries.delete(oldest);
+      this.bytes -= entry.sealed.length;
+      if (this.bytes <= this.budgetBytes) break;
     }
   }
 
-  /** The value kept under `id`, forgotten now: the processors open each value twice at most. */
-  take(id: string): unknown {
-    const value = this.values.get(id);
-    if (value !== undefined) {
-      this.values.delete(id);
-      this.chars -= id.length;
-    }
-    return value;
+  /** The value kept for these bytes, forgotten now: the processors open each value twice at most. */
+  take(id: string, sealed: Buffer): unknown {
+    const entry = this.entries.get(id);
+    if (!entry?.sealed.equals(sealed)) return undefined;
+    this.entries.delete(id);
+    this.bytes -= entry.sealed.length;
+    return entry.value;
   }
 }
 
@@ -79,11 +81,11 @@ let recentlyOpened: RecentlyOpened | undefined;
 
 /**
  * From now on this process keeps what it seals and opens until the next opening of the same
- * bytes (ids of `budgetChars` characters at most, about as much again in values). For the
- * processors only: a process that opens each value once would only pay for keeping it.
+ * bytes (`budgetBytes` of sealed bytes at most, as many again in values). For the processors
+ * only: a process that opens each value once would only pay for keeping it.
  */
-export function keepOpenedValues(budgetChars = 32 * 1024 * 1024): void {
-  recentlyOpened = new RecentlyOpened(budgetChars);
+export function keepOpenedValues(budgetBytes = 16 * 1024 * 1024): void {
+  recentlyOpened = new RecentlyOpened(budgetBytes);
 }
 
 /**
@@ -97,7 +99,7 @@ export function sealValue(key: Buffer, context: string, value: unknown): Buffer 
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context));
   const text = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
   const sealed = Buffer.concat([iv, cipher.getAuthTag(), text]);
-  recentlyOpened?.keep(RecentlyOpened.id(key, context, sealed), value);
+  recentlyOpened?.keep(RecentlyOpened.id(key, context, sealed), sealed, value);
   return sealed;
 }
 
@@ -107,13 +109,13 @@ export function sealValue(key: Buffer, context: string, value: unknown): Buffer 
  */
 export function openValue(key: Buffer, context: string, sealed: Buffer): unknown {
   const id = recentlyOpened && RecentlyOpened.id(key, context, sealed);
-  const kept = id === undefined ? undefined : recentlyOpened!.take(id);
+  const kept = id === undefined ? undefined : recentlyOpened!.take(id, sealed);
   if (kept !== undefined) return kept;
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(context)).setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   const text = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
   const value = JSON.parse(text.toString('utf8')) as unknown;
-  if (id !== undefined) recentlyOpened!.keep(id, value);
+  if (id !== undefined) recentlyOpened!.keep(id, sealed, value);
   return value;
 }
 
