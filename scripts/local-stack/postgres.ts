@@ -13,6 +13,12 @@ const run = promisify(execFile);
 /** Databases the stack needs besides the application's own. */
 export const REGISTRY_DATABASE = 'pi_registry';
 
+/**
+ * The server settings for ingest that are not Postgres's defaults, here and in docker-compose.yml
+ * (test/docker/compose.ts checks they agree). Why: where the stack starts Postgres below.
+ */
+export const POSTGRES_SETTINGS = ['shared_buffers=512MB', 'max_wal_size=4GB', 'checkpoint_timeout=15min'];
+
 export async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
@@ -137,12 +143,15 @@ export class EmbeddedPostgres {
         fs.rmSync(pwFile, { force: true });
       }
     }
-    // Modest settings for a 2-core shared machine; fsync stays on (a 2xx means durable).
+    // Modest settings for a 2-core shared machine; fsync stays on (a 2xx means durable). Ingest
+    // writes every event's rows and index entries (random message ids) several times over: with
+    // 128 MB of buffers and 1 GB of WAL between checkpoints, the live bench forced a checkpoint
+    // every 1.5 minutes and backends wrote the WAL buffers out themselves 137k times in 20 minutes.
     const options = [
       `-p ${this.port}`,
       '-c listen_addresses=127.0.0.1',
       `-c unix_socket_directories=${this.home}`,
-      '-c shared_buffers=128MB',
+      ...POSTGRES_SETTINGS.map((setting) => `-c ${setting}`),
       '-c max_connections=200',
       '-c synchronous_commit=on',
       // Where the time goes (docs/performance.md): per-statement totals, read by `npm run bench`.

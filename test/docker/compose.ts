@@ -63,7 +63,7 @@ export const ROLES = ['api', 'processors', 'workers'] as const;
  */
 export function assertComposeShape(
   compose: { services: Record<string, Service> },
-  expect: { scripts: Record<string, string>; apicurioVersion: string },
+  expect: { scripts: Record<string, string>; apicurioVersion: string; postgresSettings: string[] },
 ): void {
   const { services } = compose;
   assert.deepEqual(Object.keys(services).sort(), [
@@ -104,6 +104,11 @@ export function assertComposeShape(
   assert.ok(workers.depends_on!.mail, 'workers send report mails');
   assert.equal(services.processors!.ports, undefined, 'only the API publishes a port');
 
+  assert.deepEqual(
+    services.postgres!.command,
+    ['postgres', ...expect.postgresSettings.flatMap((setting) => ['-c', setting])],
+    'Postgres runs with the settings of the local stack',
+  );
   assert.match(services.kafka!.image!, /^apache\/kafka:3\.9\./);
   assert.equal(services.registry!.image, `apicurio/apicurio-registry:${expect.apicurioVersion}`);
   assert.equal(services.registry!.environment!.APICURIO_RULES_GLOBAL_COMPATIBILITY, 'BACKWARD');

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { parse } from 'yaml';
 import { APICURIO_VERSION } from '../../scripts/local-stack/versions.js';
+import { POSTGRES_SETTINGS } from '../../scripts/local-stack/postgres.js';
 import { loadConfig } from '../../lib/config.js';
 import { topicName, userKey } from '../../lib/kafka/topics.js';
 import { openValue } from '../../domain/sealed-user.js';
@@ -203,6 +204,7 @@ describe('command-line tools', () => {
     const known = {
       scripts: (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,
       apicurioVersion: APICURIO_VERSION,
+      postgresSettings: POSTGRES_SETTINGS,
     };
 
     it('runs each role as a service of the image, beside the same stack', () => {
