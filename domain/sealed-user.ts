@@ -115,7 +115,8 @@ export function openValue(key: Buffer, context: string, sealed: Buffer): unknown
   decipher.setAAD(Buffer.from(context)).setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   const text = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
   const value = JSON.parse(text.toString('utf8')) as unknown;
-  if (id !== undefined) recentlyOpened!.keep(id, sealed, value);
+  // A copy: the bytes of a Kafka message are a view of its whole fetch, which keeping would hold on to.
+  if (id !== undefined) recentlyOpened!.keep(id, Buffer.from(sealed), value);
   return value;
 }
 

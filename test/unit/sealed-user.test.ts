@@ -117,6 +117,17 @@ describe('sealed users (crypto-shredding)', () => {
       assert.equal(openValue(key, 'p:r', sealed), value);
     });
 
+    it('keeps its own copy of opened bytes, not a view of the buffer they came in (a whole Kafka fetch)', () => {
+      const key = newUserKey();
+      const sealed = sealValue(key, 'p:r', { a: 1 });
+      keepOpenedValues();
+      const fetch = Buffer.concat([Buffer.alloc(100), sealed, Buffer.alloc(100)]);
+      const view = fetch.subarray(100, 100 + sealed.length);
+      const first = openValue(key, 'p:r', view);
+      fetch.fill(0); // the fetch's memory, released and reused
+      assert.equal(openValue(key, 'p:r', sealed), first);
+    });
+
     it('forgets the oldest beyond its budget', () => {
       const key = newUserKey();
       const sealed = sealValue(key, 'p:r', { i: 0 }); // sealed before keeping: not kept
