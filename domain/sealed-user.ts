@@ -108,16 +108,22 @@ export function sealValue(key: Buffer, context: string, value: unknown): Buffer 
  * value may be shared with another opener of the same bytes: callers do not change it.
  */
 export function openValue(key: Buffer, context: string, sealed: Buffer): unknown {
-  const id = recentlyOpened && RecentlyOpened.id(key, context, sealed);
-  const kept = id === undefined ? undefined : recentlyOpened!.take(id, sealed);
-  if (kept !== undefined) return kept;
+  const kept = recentlyOpened;
+  if (!kept) return decrypt(key, context, sealed);
+  const id = RecentlyOpened.id(key, context, sealed);
+  const taken = kept.take(id, sealed);
+  if (taken !== undefined) return taken;
+  const value = decrypt(key, context, sealed);
+  // A copy: the bytes of a Kafka message are a view of its whole fetch, which keeping would hold on to.
+  kept.keep(id, Buffer.from(sealed), value);
+  return value;
+}
+
+function decrypt(key: Buffer, context: string, sealed: Buffer): unknown {
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(context)).setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   const text = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-  const value = JSON.parse(text.toString('utf8')) as unknown;
-  // A copy: the bytes of a Kafka message are a view of its whole fetch, which keeping would hold on to.
-  if (id !== undefined) recentlyOpened!.keep(id, Buffer.from(sealed), value);
-  return value;
+  return JSON.parse(text.toString('utf8')) as unknown;
 }
 
 /** pi.events.v1 as written since events are sealed (schemas/avro/pi.events.v1.avsc). */
