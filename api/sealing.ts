@@ -2,19 +2,34 @@ import { userRef } from '../domain/sealed-user.js';
 import type { Pool, PoolClient } from '../lib/db.js';
 import { ensureUserKeys, keptPseudonymSecrets, userKeyLookup, userKeysOf } from '../store/user-keys.js';
 
+/** New users' keys of one project asked for while a statement makes others: made by the next one. */
+interface KeysToMake {
+  refs: Set<string>;
+  made: Promise<Map<string, Buffer>>;
+  resolve: (made: Map<string, Buffer>) => void;
+  reject: (err: unknown) => void;
+}
+
 /**
  * The API's side of sealing (docs/decisions.md, "Erasure through Kafka"): each user's pseudonym
  * and key, made with the user's first message. Projects' secrets and users' keys are kept by the
  * process (`keptPseudonymSecrets`, `userKeysOf`).
+ *
+ * Making keys is a committed insert; with one per request that named a new user it was the
+ * largest statement time of Postgres under paced load (docs/performance.md, fifth session). So
+ * requests outside a transaction that name new users while such an insert runs share the next one.
  */
 export class UserSealing {
+  private readonly toMake = new Map<string, KeysToMake>();
+  private readonly making = new Set<string>();
+
   constructor(private readonly db: Pool) {}
 
   /** Per user id: the pseudonym and the key to seal with (made when missing, on `client` if given). */
   async keysFor(
     projectId: string,
     userIds: string[],
-    client: Pool | PoolClient = this.db,
+    client?: PoolClient,
   ): Promise<Map<string, { ref: string; key: Buffer }>> {
     const secret = (await keptPseudonymSecrets(this.db, [projectId])).get(projectId);
     if (!secret) throw new Error(`no project ${projectId}`);
@@ -22,12 +37,44 @@ export class UserSealing {
     // Known users' keys come from what this process kept (one small statement); only new users'
     // keys are made. Made keys are not kept here: `client` may be a transaction that rolls back.
     const stored = await userKeysOf(
-      client,
+      client ?? this.db,
       [...refs.values()].map((ref) => ({ projectId, ref })),
     );
     const keyOf = (ref: string) => stored.get(userKeyLookup(projectId, ref));
     const missing = [...refs.values()].filter((ref) => !keyOf(ref));
-    const made = missing.length > 0 ? await ensureUserKeys(client, projectId, missing) : new Map<string, Buffer>();
+    const made =
+      missing.length === 0
+        ? new Map<string, Buffer>()
+        : client
+          ? await ensureUserKeys(client, projectId, missing)
+          : await this.makeTogether(projectId, missing);
     return new Map([...refs].map(([id, ref]) => [id, { ref, key: keyOf(ref) ?? made.get(ref)! }]));
+  }
+
+  /** Joins the project's next insert of keys; one runs at a time per project, at once when none does. */
+  private makeTogether(projectId: string, refs: string[]): Promise<Map<string, Buffer>> {
+    let next = this.toMake.get(projectId);
+    if (!next) {
+      let resolve!: KeysToMake['resolve'];
+      let reject!: KeysToMake['reject'];
+      const made = new Promise<Map<string, Buffer>>((res, rej) => ((resolve = res), (reject = rej)));
+      next = { refs: new Set(), made, resolve, reject };
+      this.toMake.set(projectId, next);
+    }
+    for (const ref of refs) next.refs.add(ref);
+    if (!this.making.has(projectId)) void this.make(projectId);
+    return next.made;
+  }
+
+  private async make(projectId: string): Promise<void> {
+    this.making.add(projectId);
+    try {
+      for (let next = this.toMake.get(projectId); next; next = this.toMake.get(projectId)) {
+        this.toMake.delete(projectId);
+        await ensureUserKeys(this.db, projectId, [...next.refs]).then(next.resolve, next.reject);
+      }
+    } finally {
+      this.making.delete(projectId);
+    }
   }
 }

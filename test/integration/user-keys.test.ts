@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { inTransaction } from '../../lib/db.js';
+import { UserSealing } from '../../api/sealing.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
 import { eraseUser } from '../../store/user-data.js';
 import { ensureUserKeys, userKeyLookup, userKeysOf, userRefOf } from '../../store/user-keys.js';
 import { closeServices, newProject, services } from './helpers.js';
@@ -23,5 +24,41 @@ describe("users' keys kept by a process", () => {
     const second = (await ensureUserKeys(db, projectId, [ref])).get(ref)!;
     assert.notDeepEqual(second, first);
     assert.deepEqual((await userKeysOf(db, lookup)).get(userKeyLookup(projectId, ref)), second);
+  });
+
+  it("of new users named by concurrent requests are made by shared inserts, each user's key once", async () => {
+    const { db } = services();
+    const { projectId } = await newProject(['admin']);
+    let inserts = 0;
+    // The same pool, counting the statements that make keys.
+    const counting = Object.create(db, {
+      query: {
+        value: (...args: Parameters<Pool['query']>) => {
+          if (typeof args[0] === 'string' && args[0].includes('insert into user_keys')) inserts++;
+          return (db.query as (...a: unknown[]) => unknown)(...args);
+        },
+      },
+    }) as Pool;
+    const sealing = new UserSealing(counting);
+    const run = crypto.randomUUID();
+    // Request i names users i and i + 1: each user but the first is new to two requests at once.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => sealing.keysFor(projectId, [`${run}-${i}`, `${run}-${i + 1}`])),
+    );
+    assert.ok(inserts >= 1 && inserts <= 4, `40 requests made keys in ${inserts} inserts`);
+    const stored = await userKeysOf(
+      db,
+      Array.from({ length: 41 }, (_, i) => answers[Math.min(i, 39)]!.get(`${run}-${i}`)!).map(({ ref }) => ({
+        projectId,
+        ref,
+      })),
+    );
+    assert.equal(stored.size, 41);
+    answers.forEach((answer, i) => {
+      for (const userId of [`${run}-${i}`, `${run}-${i + 1}`]) {
+        const { ref, key } = answer.get(userId)!;
+        assert.deepEqual(key, stored.get(userKeyLookup(projectId, ref)), `${userId} sealed with its stored key`);
+      }
+    });
   });
 });
