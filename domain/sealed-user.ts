@@ -45,7 +45,14 @@ function randomIv(): Buffer {
  * opens for itself).
  */
 class RecentlyOpened {
-  private readonly entries = new Map<string, { sealed: Buffer; value: unknown }>();
+  private readonly entries = new Map<string, Kept>();
+  /**
+   * The entries in the order they were kept, taken ones included until they reach the front.
+   * Evicting by iterating `entries` from its start cost a walk over every slot deleted since the
+   * map last rehashed: with the budget full, each keep scanned thousands (docs/performance.md).
+   */
+  private order: Kept[] = [];
+  private front = 0;
   private bytes = 0;
 
   constructor(private readonly budgetBytes: number) {}
@@ -57,24 +64,47 @@ class RecentlyOpened {
 
   keep(id: string, sealed: Buffer, value: unknown): void {
     if (this.entries.has(id)) return;
-    this.entries.set(id, { sealed, value });
+    const entry = { id, sealed, value };
+    this.entries.set(id, entry);
+    this.order.push(entry);
     this.bytes += sealed.length;
-    if (this.bytes <= this.budgetBytes) return;
-    for (const [oldest, entry] of this.entries) {
-      this.entries.delete(oldest);
-      this.bytes -= entry.sealed.length;
-      if (this.bytes <= this.budgetBytes) break;
-    }
+    while (this.bytes > this.budgetBytes) this.forget(this.order[this.front++]!);
+    this.dropTaken();
   }
 
   /** The value kept for these bytes, forgotten now: the processors open each value twice at most. */
   take(id: string, sealed: Buffer): unknown {
     const entry = this.entries.get(id);
     if (!entry?.sealed.equals(sealed)) return undefined;
-    this.entries.delete(id);
-    this.bytes -= entry.sealed.length;
+    this.forget(entry);
     return entry.value;
   }
+
+  private forget(entry: Kept): void {
+    if (this.entries.get(entry.id) !== entry) return;
+    this.entries.delete(entry.id);
+    this.bytes -= entry.sealed.length;
+  }
+
+  /** Taken entries leave `order` from the front, and all at once when they outnumber the kept. */
+  private dropTaken(): void {
+    while (this.front < this.order.length && this.entries.get(this.order[this.front]!.id) !== this.order[this.front])
+      this.front++;
+    const waiting = this.order.length - this.front;
+    if (waiting > 2 * this.entries.size + 1024) {
+      this.order = this.order.slice(this.front).filter((e) => this.entries.get(e.id) === e);
+      this.front = 0;
+    } else if (this.front > 1024 && this.front * 2 > this.order.length) {
+      this.order = this.order.slice(this.front);
+      this.front = 0;
+    }
+  }
+}
+
+interface Kept {
+  id: string;
+  sealed: Buffer;
+  value: unknown;
 }
 
 let recentlyOpened: RecentlyOpened | undefined;

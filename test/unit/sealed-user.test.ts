@@ -137,5 +137,32 @@ describe('sealed users (crypto-shredding)', () => {
       assert.notEqual(openValue(key, 'p:r', sealed), first, 'the oldest went first');
       assert.deepEqual(openValue(key, 'p:r', others[1]!), { i: 2 });
     });
+
+    it('counts taken values out of its budget: the oldest still kept go first, however many came and went', () => {
+      const key = newUserKey();
+      const size = sealValue(key, 'p:r', { i: 0 }).length;
+      keepOpenedValues(size * 3);
+      const [a, b, c] = [1, 2, 3].map((i) => ({ i }));
+      const [sealedA, sealedB, sealedC] = [a, b, c].map((v) => sealValue(key, 'p:r', v));
+      assert.equal(openValue(key, 'p:r', sealedB!), b, 'taken');
+      // Thousands kept and taken while `a` and `c` wait (taken ones pile up behind `a` until dropped).
+      for (let i = 10; i < 5000; i++) {
+        const value = { i };
+        assert.equal(openValue(key, 'p:r', sealValue(key, 'p:r', value)), value);
+      }
+      const d = { i: 4 };
+      const sealedD = sealValue(key, 'p:r', d); // a, c, d: within the budget
+      const e = { i: 5 };
+      const sealedE = sealValue(key, 'p:r', e); // beyond it: a, the oldest, goes
+      for (const [sealed, value] of [
+        [sealedC, c],
+        [sealedD, d],
+        [sealedE, e],
+      ] as const)
+        assert.equal(openValue(key, 'p:r', sealed!), value);
+      const opened = openValue(key, 'p:r', sealedA!);
+      assert.deepEqual(opened, a);
+      assert.notEqual(opened, a, 'a was forgotten: opened anew');
+    });
   });
 });
