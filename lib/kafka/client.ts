@@ -10,9 +10,12 @@ import {
 } from 'kafkajs';
 import type { Config, KafkaLogLevel } from '../config.js';
 import type { Logger } from '../log.js';
+import { stopIdleRequestChecks } from './idle-request-checks.js';
 import { TOPICS, type TopicKey, topicName } from './topics.js';
 
 // kafkajs is in maintenance mode: every Kafka call of the service goes through this module.
+stopIdleRequestChecks();
+
 export type { Admin, Consumer, EachBatchPayload, Kafka, Producer, KafkaMessage } from 'kafkajs';
 
 const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
