@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { type Logger, pino } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { ROLE_NODE_OPTIONS } from '../../lib/role.js';
 
-/** One process of a role: `node --import tsx <entry>`, restarted when it dies. */
+/** One process of a role: `node <ROLE_NODE_OPTIONS> --import tsx <entry>`, restarted when it dies. */
 export interface ChildSpec {
   /** e.g. api, processors, workers#2 */
   name: string;
@@ -50,7 +51,8 @@ export class Supervisor {
       // stops the children in order; the IPC channel tells a child its supervisor is gone.
       // PI_NODE_ARGS: options for every role's node (e.g. --cpu-prof --cpu-prof-dir=…, which NODE_OPTIONS refuses).
       const nodeArgs = (process.env.PI_NODE_ARGS ?? '').split(' ').filter(Boolean);
-      const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', spec.entry, ...(spec.args ?? [])], {
+      const args = [...ROLE_NODE_OPTIONS, ...nodeArgs, '--import', 'tsx', spec.entry, ...(spec.args ?? [])];
+      const child = spawn(process.execPath, args, {
         env: { ...process.env, ...spec.env },
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         detached: true,

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { APICURIO_VERSION } from '../../scripts/local-stack/versions.js';
 import { POSTGRES_SETTINGS } from '../../scripts/local-stack/postgres.js';
 import { loadConfig } from '../../lib/config.js';
+import { ROLE_NODE_OPTIONS } from '../../lib/role.js';
 import { topicName, userKey } from '../../lib/kafka/topics.js';
 import { openValue } from '../../domain/sealed-user.js';
 import { userRefOf } from '../../store/user-keys.js';
@@ -177,8 +178,8 @@ describe('command-line tools', () => {
   }
 
   it('npm run api passes SIGTERM on to the role, which stops cleanly (as docker stop sends it to the container)', async () => {
-    // npm runs a script through sh, which does not pass signals on: the role scripts `exec` tsx so
-    // that npm's SIGTERM reaches tsx, which relays it to the role.
+    // npm runs a script through sh, which does not pass signals on: the role scripts `exec` node so
+    // that npm's SIGTERM reaches the role.
     await withRoleScript('api', { PORT: '0' }, async ({ npm, rolePid, out, exited }) => {
       assert.notEqual(rolePid, npm.pid, 'the role is a process of its own under npm');
       npm.kill('SIGTERM');
@@ -189,12 +190,14 @@ describe('command-line tools', () => {
     });
   });
 
-  it('npm run workers yields the CPU: its process runs at PI_WORKERS_NICE', async () => {
+  it("npm run workers yields the CPU (its process runs at PI_WORKERS_NICE) and runs with the roles' node options", async () => {
     await withRoleScript('workers', { PI_WORKERS_NICE: '7' }, async ({ npm, rolePid, exited }) => {
       // /proc/<pid>/stat: the 19th field is the nice value (the name in parentheses may hold spaces).
       const stat = fs.readFileSync(`/proc/${rolePid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       assert.equal(Number(fields[16]), 7);
+      const argv = fs.readFileSync(`/proc/${rolePid}/cmdline`, 'utf8').split('\0');
+      for (const option of ROLE_NODE_OPTIONS) assert.ok(argv.includes(option), `${option} in ${argv.join(' ')}`);
       npm.kill('SIGTERM');
       await exited;
     });
