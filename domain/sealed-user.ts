@@ -47,7 +47,7 @@ function randomIv(): Buffer {
 class RecentlyOpened {
   private readonly entries = new Map<string, Kept>();
   /**
-   * The entries in the order they were kept, taken ones included until they reach the front.
+   * The entries in the order they were kept, from `front` on; forgotten ones linger (`dropForgotten`).
    * Evicting by iterating `entries` from its start cost a walk over every slot deleted since the
    * map last rehashed: with the budget full, each keep scanned thousands (docs/performance.md).
    */
@@ -69,7 +69,7 @@ class RecentlyOpened {
     this.order.push(entry);
     this.bytes += sealed.length;
     while (this.bytes > this.budgetBytes) this.forget(this.order[this.front++]!);
-    this.dropTaken();
+    this.dropForgotten();
   }
 
   /** The value kept for these bytes, forgotten now: the processors open each value twice at most. */
@@ -86,18 +86,11 @@ class RecentlyOpened {
     this.bytes -= entry.sealed.length;
   }
 
-  /** Taken entries leave `order` from the front, and all at once when they outnumber the kept. */
-  private dropTaken(): void {
-    while (this.front < this.order.length && this.entries.get(this.order[this.front]!.id) !== this.order[this.front])
-      this.front++;
-    const waiting = this.order.length - this.front;
-    if (waiting > 2 * this.entries.size + 1024) {
-      this.order = this.order.slice(this.front).filter((e) => this.entries.get(e.id) === e);
-      this.front = 0;
-    } else if (this.front > 1024 && this.front * 2 > this.order.length) {
-      this.order = this.order.slice(this.front);
-      this.front = 0;
-    }
+  /** Forgotten entries stay in `order` until they outnumber the kept ones; then it is rebuilt. */
+  private dropForgotten(): void {
+    if (this.order.length <= 2 * this.entries.size + 1024) return;
+    this.order = this.order.slice(this.front).filter((e) => this.entries.get(e.id) === e);
+    this.front = 0;
   }
 }
 
