@@ -1,12 +1,21 @@
 import { userRef } from '../domain/sealed-user.js';
 import type { Pool, PoolClient } from '../lib/db.js';
-import { ensureUserKeys, keptPseudonymSecrets, userKeyLookup, userKeysOf } from '../store/user-keys.js';
+import {
+  type KeysAt,
+  ensureUserKeys,
+  ensureUserKeysAt,
+  keptOrFetched,
+  keptPseudonymSecrets,
+  readKeysAt,
+  userKeyLookup,
+  userKeysOf,
+} from '../store/user-keys.js';
 
 /** New users' keys of one project asked for while a statement makes others: made by the next one. */
 interface KeysToMake {
   refs: Set<string>;
-  made: Promise<Map<string, Buffer>>;
-  resolve: (made: Map<string, Buffer>) => void;
+  made: Promise<KeysAt>;
+  resolve: (made: KeysAt) => void;
   reject: (err: unknown) => void;
 }
 
@@ -18,6 +27,9 @@ interface KeysToMake {
  * Making keys is a committed insert; with one per request that named a new user it was the
  * largest statement time of Postgres under paced load (docs/performance.md, fifth session). So
  * requests outside a transaction that name new users while such an insert runs share the next one.
+ * That statement also reads the keys of the request's other users not kept and the erasure epoch,
+ * so a request naming new users waits for one statement, not for a read of the epoch, a read of
+ * the keys and then the insert (each a wait on a busy Postgres: seventh session).
  */
 export class UserSealing {
   private readonly toMake = new Map<string, KeysToMake>();
@@ -34,30 +46,35 @@ export class UserSealing {
     const secret = (await keptPseudonymSecrets(this.db, [projectId])).get(projectId);
     if (!secret) throw new Error(`no project ${projectId}`);
     const refs = new Map(userIds.map((id) => [id, userRef(secret, id)]));
-    // Known users' keys come from what this process kept (one small statement); only new users'
-    // keys are made. Made keys are not kept here: `client` may be a transaction that rolls back.
-    const stored = await userKeysOf(
-      client ?? this.db,
-      [...refs.values()].map((ref) => ({ projectId, ref })),
-    );
-    const keyOf = (ref: string) => stored.get(userKeyLookup(projectId, ref));
-    const missing = [...refs.values()].filter((ref) => !keyOf(ref));
-    const made =
-      missing.length === 0
-        ? new Map<string, Buffer>()
-        : client
-          ? await ensureUserKeys(client, projectId, missing)
-          : await this.makeTogether(projectId, missing);
-    return new Map([...refs].map(([id, ref]) => [id, { ref, key: keyOf(ref) ?? made.get(ref)! }]));
+    const named = [...refs.values()].map((ref) => ({ projectId, ref }));
+    let keys: Map<string, Buffer>;
+    if (client) {
+      // Made keys are not kept: the transaction may roll back.
+      keys = await userKeysOf(client, named);
+      const missing = named.filter((u) => !keys.has(userKeyLookup(projectId, u.ref))).map((u) => u.ref);
+      for (const [ref, key] of await ensureUserKeys(client, projectId, missing)) {
+        keys.set(userKeyLookup(projectId, ref), key);
+      }
+    } else {
+      keys = await keptOrFetched(named, (others) =>
+        others.length === 0
+          ? readKeysAt(this.db, [])
+          : this.makeTogether(
+              projectId,
+              others.map((u) => u.ref),
+            ),
+      );
+    }
+    return new Map([...refs].map(([id, ref]) => [id, { ref, key: keys.get(userKeyLookup(projectId, ref))! }]));
   }
 
   /** Joins the project's next insert of keys; one runs at a time per project, at once when none does. */
-  private makeTogether(projectId: string, refs: string[]): Promise<Map<string, Buffer>> {
+  private makeTogether(projectId: string, refs: string[]): Promise<KeysAt> {
     let next = this.toMake.get(projectId);
     if (!next) {
       let resolve!: KeysToMake['resolve'];
       let reject!: KeysToMake['reject'];
-      const made = new Promise<Map<string, Buffer>>((res, rej) => ((resolve = res), (reject = rej)));
+      const made = new Promise<KeysAt>((res, rej) => ((resolve = res), (reject = rej)));
       next = { refs: new Set(), made, resolve, reject };
       this.toMake.set(projectId, next);
     }
@@ -71,7 +88,7 @@ export class UserSealing {
     try {
       for (let next = this.toMake.get(projectId); next; next = this.toMake.get(projectId)) {
         this.toMake.delete(projectId);
-        await ensureUserKeys(this.db, projectId, [...next.refs]).then(next.resolve, next.reject);
+        await ensureUserKeysAt(this.db, projectId, [...next.refs]).then(next.resolve, next.reject);
       }
     } finally {
       this.making.delete(projectId);

@@ -36,26 +36,43 @@ export async function userRefOf(db: Db, projectId: string, userId: string): Prom
  * concurrent makers of one key agree on the one stored first.
  */
 export async function ensureUserKeys(db: Db, projectId: string, refs: string[]): Promise<Map<string, Buffer>> {
-  const keys = new Map<string, Buffer>();
-  // A key another statement inserts at the same time makes ours skip it (on conflict) without
-  // seeing it (our snapshot is older): asked again, it is there.
-  for (let missing = [...new Set(refs)]; missing.length > 0; missing = missing.filter((r) => !keys.has(r))) {
-    for (const [ref, key] of await makeOrReadKeys(db, projectId, missing)) keys.set(ref, key);
-  }
-  return keys;
+  const { keys } = await ensureUserKeysAt(db, projectId, refs);
+  return new Map(refs.map((ref) => [ref, keys.get(pairKey(projectId, ref))!]));
 }
 
-async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Promise<Map<string, Buffer>> {
-  const { rows } = await db.query<{ user_ref: string; key: Buffer }>(
+/**
+ * `ensureUserKeys`, keyed by `userKeyLookup`, with the database and epoch its first statement saw
+ * (`keptOrFetched`).
+ */
+export async function ensureUserKeysAt(db: Db, projectId: string, refs: string[]): Promise<KeysAt> {
+  let seen: KeysAt | undefined;
+  // A key another statement inserts at the same time makes ours skip it (on conflict) without
+  // seeing it (our snapshot is older): asked again, it is there.
+  for (let missing = [...new Set(refs)]; missing.length > 0;) {
+    const made = await makeOrReadKeys(db, projectId, missing);
+    if (seen) for (const [pair, key] of made.keys) seen.keys.set(pair, key);
+    else seen = made;
+    missing = missing.filter((r) => !seen!.keys.has(pairKey(projectId, r)));
+  }
+  return seen ?? readKeysAt(db, []);
+}
+
+async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Promise<KeysAt> {
+  const { rows } = await db.query<{ database_id: string; epoch: string; user_ref: string | null; key: Buffer | null }>(
     `with wanted as (select * from unnest($2::text[], $3::bytea[]) as w(user_ref, key)),
      made as (insert into user_keys (project_id, user_ref, key) select $1, user_ref, key from wanted
-              on conflict (project_id, user_ref) do nothing returning user_ref, key)
-     select user_ref, key from made
-     union all
-     select k.user_ref, k.key from user_keys k join wanted w using (user_ref) where k.project_id = $1`,
+              on conflict (project_id, user_ref) do nothing returning user_ref, key),
+     found as (select user_ref, key from made
+               union all
+               select k.user_ref, k.key from user_keys k join wanted w using (user_ref) where k.project_id = $1)
+     select e.database_id, e.epoch::text, f.user_ref, f.key from user_key_epoch e left join found f on true`,
     [projectId, unique, unique.map(() => newUserKey())],
   );
-  return new Map(rows.map((r) => [r.user_ref, r.key]));
+  return {
+    database: rows[0]!.database_id,
+    epoch: rows[0]!.epoch,
+    keys: new Map(rows.flatMap((r) => (r.key ? [[pairKey(projectId, r.user_ref!), r.key]] : []))),
+  };
 }
 
 /**
@@ -98,30 +115,50 @@ export const KEPT_KEYS = 200_000;
 /** Per database: the erasure epoch the kept keys are valid for (migration 26), and the keys. */
 const keptKeys = new Map<string, { epoch: string; keys: Map<string, Buffer> }>();
 
+/** Keys as one statement saw them, with the database and erasure epoch they are valid for. */
+export interface KeysAt {
+  database: string;
+  epoch: string;
+  /** by `userKeyLookup(projectId, ref)` */
+  keys: Map<string, Buffer>;
+}
+
+type UserRef = { projectId: string; ref: string };
+
+/** The database and epoch this process saw last: most processes use one database. */
+let lastSeen: string | undefined;
+
 /**
- * The stored keys of users named by project and pseudonym; erased users have none. Keys read
- * before are kept while no erasure happened since (the epoch), so each batch of a processor reads
- * only its new users' keys: the answer is the same as reading them all now.
+ * The keys of `users`: those kept since an earlier statement, and those `fetch` brings of the
+ * others. `fetch` must tell the database and epoch its statement saw: when they are the ones the
+ * kept keys are valid for, one statement served; else (an erasure since, another database) the
+ * kept keys are dropped and the users fetched again.
  */
-export async function userKeysOf(db: Db, users: { projectId: string; ref: string }[]): Promise<Map<string, Buffer>> {
-  if (users.length === 0) return new Map();
-  const { rows: marks } = await db.query<{ database_id: string; epoch: string }>(
-    'select database_id, epoch::text from user_key_epoch',
-  );
-  const { database_id: database, epoch } = marks[0]!;
-  let kept = keptKeys.get(database);
-  if (kept?.epoch !== epoch) {
-    kept = { epoch, keys: new Map() };
-    keptKeys.set(database, kept);
-  }
-  const keys = kept.keys;
+export async function keptOrFetched(
+  users: UserRef[],
+  fetch: (users: UserRef[]) => Promise<KeysAt>,
+): Promise<Map<string, Buffer>> {
   // Once per user: a batch names its users once per event.
-  const missing = [...new Map(users.map((u) => [pairKey(u.projectId, u.ref), u])).entries()].flatMap(([pair, u]) =>
-    keys.has(pair) ? [] : [u],
-  );
-  for (const [pair, key] of await readUserKeys(db, missing)) {
-    if (keys.size >= KEPT_KEYS) keys.delete(keys.keys().next().value!);
-    keys.set(pair, key);
+  const unique = [...new Map(users.map((u) => [pairKey(u.projectId, u.ref), u])).values()];
+  let assumed = lastSeen === undefined ? undefined : keptKeys.get(lastSeen);
+  let keys: Map<string, Buffer>;
+  for (let wanted = unique; ; wanted = unique.filter((u) => !keys.has(pairKey(u.projectId, u.ref)))) {
+    const toFetch = assumed ? wanted.filter((u) => !assumed!.keys.has(pairKey(u.projectId, u.ref))) : wanted;
+    const seen = await fetch(toFetch);
+    lastSeen = seen.database;
+    let kept = keptKeys.get(seen.database);
+    if (kept?.epoch !== seen.epoch) {
+      kept = { epoch: seen.epoch, keys: new Map() };
+      keptKeys.set(seen.database, kept);
+    }
+    keys = kept.keys;
+    for (const [pair, key] of seen.keys) {
+      if (keys.size >= KEPT_KEYS) keys.delete(keys.keys().next().value!);
+      keys.set(pair, key);
+    }
+    // Served if the statement saw every user, or saw the epoch the others were kept for.
+    if (toFetch.length === unique.length || assumed === kept) break;
+    assumed = kept;
   }
   return new Map(
     users.flatMap((u) => {
@@ -132,14 +169,37 @@ export async function userKeysOf(db: Db, users: { projectId: string; ref: string
   );
 }
 
-async function readUserKeys(db: Db, users: { projectId: string; ref: string }[]): Promise<Map<string, Buffer>> {
+/**
+ * The stored keys of users named by project and pseudonym; erased users have none. Keys read
+ * before are kept while no erasure happened since (the epoch), so each batch of a processor reads
+ * only its new users' keys, in the statement that reads the epoch: the answer is the same as
+ * reading them all now.
+ */
+export async function userKeysOf(db: Db, users: UserRef[]): Promise<Map<string, Buffer>> {
   if (users.length === 0) return new Map();
-  const { rows } = await db.query<{ project_id: string; user_ref: string; key: Buffer }>(
-    `select k.project_id, k.user_ref, k.key from user_keys k
-     join unnest($1::uuid[], $2::text[]) as u(project_id, user_ref) using (project_id, user_ref)`,
+  return keptOrFetched(users, (toRead) => readKeysAt(db, toRead));
+}
+
+/** The epoch and, in the same snapshot, the stored keys of `users`. */
+export async function readKeysAt(db: Db, users: UserRef[]): Promise<KeysAt> {
+  const { rows } = await db.query<{
+    database_id: string;
+    epoch: string;
+    project_id: string | null;
+    user_ref: string | null;
+    key: Buffer | null;
+  }>(
+    `select e.database_id, e.epoch::text, k.project_id, k.user_ref, k.key
+     from user_key_epoch e
+     left join (select k.* from user_keys k
+                join unnest($1::uuid[], $2::text[]) as u(project_id, user_ref) using (project_id, user_ref)) k on true`,
     [users.map((u) => u.projectId), users.map((u) => u.ref)],
   );
-  return new Map(rows.map((r) => [pairKey(r.project_id, r.user_ref), r.key]));
+  return {
+    database: rows[0]!.database_id,
+    epoch: rows[0]!.epoch,
+    keys: new Map(rows.flatMap((r) => (r.key ? [[pairKey(r.project_id!, r.user_ref!), r.key]] : []))),
+  };
 }
 
 /**

@@ -61,4 +61,39 @@ describe("users' keys kept by a process", () => {
       }
     });
   });
+
+  it('cost a request naming new users one statement, and are made again for a user erased since', async () => {
+    const { db } = services();
+    const { projectId } = await newProject(['admin']);
+    const statements: string[] = [];
+    const counting = Object.create(db, {
+      query: {
+        value: (...args: Parameters<Pool['query']>) => {
+          if (typeof args[0] === 'string') statements.push(args[0]);
+          return (db.query as (...a: unknown[]) => unknown)(...args);
+        },
+      },
+    }) as Pool;
+    const sealing = new UserSealing(counting);
+    const run = crypto.randomUUID();
+    const known = `${run}-known`;
+    const first = (await sealing.keysFor(projectId, [known])).get(known)!;
+
+    statements.length = 0;
+    const answer = await sealing.keysFor(projectId, [known, `${run}-a`, `${run}-b`]);
+    // Before: one statement for the erasure epoch, one reading the keys, one making them.
+    assert.equal(statements.length, 1, statements.join('\n---\n'));
+    assert.deepEqual(answer.get(known)!.key, first.key);
+    const stored = await userKeysOf(
+      db,
+      [...answer.values()].map(({ ref }) => ({ projectId, ref })),
+    );
+    for (const { ref, key } of answer.values()) assert.deepEqual(key, stored.get(userKeyLookup(projectId, ref)));
+
+    await inTransaction(db, (client) => eraseUser(client, projectId, known));
+    const after = (await sealing.keysFor(projectId, [known, `${run}-c`])).get(known)!;
+    assert.notDeepEqual(after.key, first.key, 'the erased key is not used again');
+    const { ref } = after;
+    assert.deepEqual((await userKeysOf(db, [{ projectId, ref }])).get(userKeyLookup(projectId, ref)), after.key);
+  });
 });
