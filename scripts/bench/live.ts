@@ -102,17 +102,21 @@ export async function liveBench(o: LiveOptions) {
   };
 
   // The paced phase measures a steady state: it starts once the workers' passes over the burst
-  // (workflows, jobs, cohorts) are over too, i.e. their processes were below 5 % of a core for 5 s.
+  // (workflows, jobs, cohorts) are over too, i.e. their processes stayed below 5 % of a core for three
+  // of their poll intervals. They skip a project while the analytics sink writes it, so their passes
+  // start only after the drain: 5 s of quiet right after it passed before they began (seventh session).
+  const quietSeconds = (3 * config.pollIntervalMs) / 1000;
   const workersIdle = async (timeoutMs: number) => {
     const start = performance.now();
     for (;;) {
       const now = (performance.now() - t0) / 1000;
-      const recent = ticks.filter((t) => t.t >= now - 5);
+      const recent = ticks.filter((t) => t.t >= now - quietSeconds);
       const workersCpu = (t: Tick) =>
         Object.entries(t.processes)
           .filter(([name]) => name.startsWith('workers'))
           .reduce((sum, [, p]) => sum + p.cpu, 0);
-      if (recent.length >= 4 && recent.every((t) => workersCpu(t) < 5)) return (performance.now() - start) / 1000;
+      const quietFor = (performance.now() - start) / 1000;
+      if (quietFor >= quietSeconds && recent.every((t) => workersCpu(t) < 5)) return quietFor;
       if (performance.now() - start > timeoutMs) return Number.NaN;
       await sleep(1000);
     }
