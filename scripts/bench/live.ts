@@ -165,6 +165,7 @@ export async function liveBench(o: LiveOptions) {
       spanMs: DAY,
       timestamps: false,
     });
+    let streamSetUp: Awaited<ReturnType<typeof streamProbes>> | undefined;
     const burstResult = await phase('burst', async () => {
       const start = performance.now();
       const stats = await burst(
@@ -180,6 +181,10 @@ export async function liveBench(o: LiveOptions) {
       );
       const drainSeconds = await drained(900_000);
       const untilApplied = (performance.now() - start) / 1000;
+      // The stream probes' Job, made active now, sends the jobs worker over every stored user: a
+      // pass of ~45 s that, made at the start of the paced phase, put the phase's p99 at 3.8 s
+      // (seventh session). It is a pass over the history like those over the burst, so it runs here.
+      streamSetUp = await streamProbes(service.baseUrl, service.streamUrl, key, run);
       const workersSettleSeconds = await workersIdle(900_000);
       return {
         ...stats,
@@ -196,7 +201,8 @@ export async function liveBench(o: LiveOptions) {
 
     const pacedResult = await phase('paced', async () => {
       const apiResults: Promise<ProbeResult>[] = [];
-      const stream = await streamProbes(service.baseUrl, service.streamUrl, key, run);
+      const stream = streamSetUp;
+      if (!stream) throw new Error('the stream probes were not set up');
       await eventLoops(service.baseUrl, key); // the API processes' delay counts from here
       const statements = await resetStatements(services.db);
       const stall = stallProbe(service.baseUrl);
