@@ -103,8 +103,8 @@ export async function liveBench(o: LiveOptions) {
 
   // The paced phase measures a steady state: it starts once the workers' passes over the burst
   // (workflows, jobs, cohorts) are over too, i.e. their processes stayed below 5 % of a core for three
-  // of their poll intervals. They skip a project while the analytics sink writes it, so their passes
-  // start only after the drain: 5 s of quiet right after it passed before they began (seventh session).
+  // of their poll intervals, counted from the drain: they find work at their next poll, so a few
+  // seconds of quiet right after the drain do not say a pass is over.
   const quietSeconds = (3 * config.pollIntervalMs) / 1000;
   const workersIdle = async (timeoutMs: number) => {
     const start = performance.now();
