@@ -68,11 +68,7 @@ async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Prom
      select e.database_id, e.epoch::text, f.user_ref, f.key from user_key_epoch e left join found f on true`,
     [projectId, unique, unique.map(() => newUserKey())],
   );
-  return {
-    database: rows[0]!.database_id,
-    epoch: rows[0]!.epoch,
-    keys: new Map(rows.flatMap((r) => (r.key ? [[pairKey(projectId, r.user_ref!), r.key]] : []))),
-  };
+  return keysAt(rows, (r) => pairKey(projectId, r.user_ref!));
 }
 
 /**
@@ -195,10 +191,18 @@ export async function readKeysAt(db: Db, users: UserRef[]): Promise<KeysAt> {
                 join unnest($1::uuid[], $2::text[]) as u(project_id, user_ref) using (project_id, user_ref)) k on true`,
     [users.map((u) => u.projectId), users.map((u) => u.ref)],
   );
+  return keysAt(rows, (r) => pairKey(r.project_id!, r.user_ref!));
+}
+
+/** A statement's rows (the epoch's row joined to each key found, or to none) as `KeysAt`. */
+function keysAt<R extends { database_id: string; epoch: string; key: Buffer | null }>(
+  rows: R[],
+  pairOf: (row: R) => string,
+): KeysAt {
   return {
     database: rows[0]!.database_id,
     epoch: rows[0]!.epoch,
-    keys: new Map(rows.flatMap((r) => (r.key ? [[pairKey(r.project_id!, r.user_ref!), r.key]] : []))),
+    keys: new Map(rows.flatMap((r) => (r.key ? [[pairOf(r), r.key]] : []))),
   };
 }
 
