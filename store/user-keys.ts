@@ -36,6 +36,7 @@ export async function userRefOf(db: Db, projectId: string, userId: string): Prom
  * concurrent makers of one key agree on the one stored first.
  */
 export async function ensureUserKeys(db: Db, projectId: string, refs: string[]): Promise<Map<string, Buffer>> {
+  if (refs.length === 0) return new Map();
   const { keys } = await ensureUserKeysAt(db, projectId, refs);
   return new Map(refs.map((ref) => [ref, keys.get(pairKey(projectId, ref))!]));
 }
@@ -45,16 +46,15 @@ export async function ensureUserKeys(db: Db, projectId: string, refs: string[]):
  * (`keptOrFetched`).
  */
 export async function ensureUserKeysAt(db: Db, projectId: string, refs: string[]): Promise<KeysAt> {
-  let seen: KeysAt | undefined;
+  const unique = [...new Set(refs)];
+  const seen = await makeOrReadKeys(db, projectId, unique);
   // A key another statement inserts at the same time makes ours skip it (on conflict) without
   // seeing it (our snapshot is older): asked again, it is there.
-  for (let missing = [...new Set(refs)]; missing.length > 0;) {
-    const made = await makeOrReadKeys(db, projectId, missing);
-    if (seen) for (const [pair, key] of made.keys) seen.keys.set(pair, key);
-    else seen = made;
-    missing = missing.filter((r) => !seen!.keys.has(pairKey(projectId, r)));
+  const unseen = (r: string) => !seen.keys.has(pairKey(projectId, r));
+  for (let missing = unique.filter(unseen); missing.length > 0; missing = missing.filter(unseen)) {
+    for (const [pair, key] of (await makeOrReadKeys(db, projectId, missing)).keys) seen.keys.set(pair, key);
   }
-  return seen ?? readKeysAt(db, []);
+  return seen;
 }
 
 async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Promise<KeysAt> {

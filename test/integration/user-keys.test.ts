@@ -6,6 +6,17 @@ import { eraseUser } from '../../store/user-data.js';
 import { ensureUserKeys, userKeyLookup, userKeysOf, userRefOf } from '../../store/user-keys.js';
 import { closeServices, newProject, services } from './helpers.js';
 
+/** The same pool, telling `seen` the text of each statement it runs. */
+const seeingStatements = (db: Pool, seen: (sql: string) => void): Pool =>
+  Object.create(db, {
+    query: {
+      value: (...args: Parameters<Pool['query']>) => {
+        if (typeof args[0] === 'string') seen(args[0]);
+        return (db.query as (...a: unknown[]) => unknown)(...args);
+      },
+    },
+  }) as Pool;
+
 describe("users' keys kept by a process", () => {
   after(closeServices);
 
@@ -30,16 +41,11 @@ describe("users' keys kept by a process", () => {
     const { db } = services();
     const { projectId } = await newProject(['admin']);
     let inserts = 0;
-    // The same pool, counting the statements that make keys.
-    const counting = Object.create(db, {
-      query: {
-        value: (...args: Parameters<Pool['query']>) => {
-          if (typeof args[0] === 'string' && args[0].includes('insert into user_keys')) inserts++;
-          return (db.query as (...a: unknown[]) => unknown)(...args);
-        },
-      },
-    }) as Pool;
-    const sealing = new UserSealing(counting);
+    const sealing = new UserSealing(
+      seeingStatements(db, (sql) => {
+        if (sql.includes('insert into user_keys')) inserts++;
+      }),
+    );
     const run = crypto.randomUUID();
     // Request i names users i and i + 1: each user but the first is new to two requests at once.
     const answers = await Promise.all(
@@ -66,15 +72,7 @@ describe("users' keys kept by a process", () => {
     const { db } = services();
     const { projectId } = await newProject(['admin']);
     const statements: string[] = [];
-    const counting = Object.create(db, {
-      query: {
-        value: (...args: Parameters<Pool['query']>) => {
-          if (typeof args[0] === 'string') statements.push(args[0]);
-          return (db.query as (...a: unknown[]) => unknown)(...args);
-        },
-      },
-    }) as Pool;
-    const sealing = new UserSealing(counting);
+    const sealing = new UserSealing(seeingStatements(db, (sql) => statements.push(sql)));
     const run = crypto.randomUUID();
     const known = `${run}-known`;
     const first = (await sealing.keysFor(projectId, [known])).get(known)!;
