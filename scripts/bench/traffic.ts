@@ -49,6 +49,36 @@ export function* simulatedEvents(
   }
 }
 
+/**
+ * The events of `concurrent` users at a time, one event of each in turn: a busy product's traffic,
+ * where each user's session arrives over many batches (a user sends an event every
+ * `concurrent / rate` seconds), not all at once. The source must yield each user's events together,
+ * as the simulator does; a user's slot goes to the next user when their events run out.
+ */
+export function* interleaved(source: Iterator<TrackedEventInput>, concurrent: number): Generator<TrackedEventInput> {
+  let pending = source.next();
+  const nextUser = (): TrackedEventInput[] => {
+    const events: TrackedEventInput[] = [];
+    while (!pending.done && (events.length === 0 || pending.value.user_id === events[0]!.user_id)) {
+      events.push(pending.value);
+      pending = source.next();
+    }
+    return events;
+  };
+  const slots = Array.from({ length: concurrent }, nextUser).filter((events) => events.length > 0);
+  while (slots.length > 0) {
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      yield slot.shift()!;
+      if (slot.length === 0) {
+        const next = nextUser();
+        if (next.length > 0) slots[i] = next;
+        else slots.splice(i--, 1);
+      }
+    }
+  }
+}
+
 export const take = <T>(source: Iterator<T>, n: number): T[] => {
   const out: T[] = [];
   for (let i = 0; i < n; i++) {
