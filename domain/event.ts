@@ -35,4 +35,7 @@ export const isClick = (e: AnalyticsEvent) => e.event === 'click' || prop.intera
 export const isPageView = (e: AnalyticsEvent) => e.event === 'page_view' || prop.interaction(e) === 'navigate';
 
 /** Timestamp order, ties kept in arrival order. */
-export const byTime = (a: AnalyticsEvent, b: AnalyticsEvent) => a.timestamp - b.timestamp || a.offset - b.offset;
+/** What ordering and splitting into sessions need of an event. */
+export type TimedEvent = Pick<AnalyticsEvent, 'message_id' | 'user_id' | 'timestamp' | 'offset'>;
+
+export const byTime = (a: TimedEvent, b: TimedEvent) => a.timestamp - b.timestamp || a.offset - b.offset;

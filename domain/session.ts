@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
-import { type AnalyticsEvent, byTime } from './event.js';
+import { type AnalyticsEvent, type TimedEvent, byTime } from './event.js';
 
-export interface Session {
+/** A session of analytics events, or of events of another shape (the sessionizer's keep properties as text). */
+export interface Session<E extends TimedEvent = AnalyticsEvent> {
   /** Deterministic: the same events give the same id, live or replayed. */
   session_id: string;
   user_id: string;
   started_at: number;
   ended_at: number;
-  events: AnalyticsEvent[];
+  events: E[];
 }
 
 export function sessionId(userId: string, firstMessageId: string): string {
@@ -19,10 +20,10 @@ export function sessionId(userId: string, firstMessageId: string): string {
  * starts at a gap of `gapMs` or more, or when the session would exceed `maxMs`. A pure function of
  * the set of events, so late and out-of-order events land where they belong.
  */
-export function splitSessions(events: AnalyticsEvent[], gapMs: number, maxMs: number): Session[] {
+export function splitSessions<E extends TimedEvent>(events: E[], gapMs: number, maxMs: number): Session<E>[] {
   const sorted = [...events].sort(byTime);
-  const sessions: Session[] = [];
-  let current: Session | undefined;
+  const sessions: Session<E>[] = [];
+  let current: Session<E> | undefined;
   for (const event of sorted) {
     if (!current || event.timestamp - current.ended_at >= gapMs || event.timestamp - current.started_at > maxMs) {
       current = {

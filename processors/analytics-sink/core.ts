@@ -1,3 +1,4 @@
+import type { TimedEvent } from '../../domain/event.js';
 import type { Session } from '../../domain/session.js';
 
 /** A stored session as far as the check needs it: its span and how many events it holds. */
@@ -8,16 +9,16 @@ export interface StoredSessionSpan {
   events: number;
 }
 
-export interface ChainOutcome<S> {
+export interface ChainOutcome<S, E extends TimedEvent> {
   /** Stored sessions the chains replace. */
   removed: S[];
   /** Sessions to store: the last word of the chains on each. */
-  added: Session[];
+  added: Session<E>[];
 }
 
-type ViewEntry<S> = { stored: S } | { added: Session };
+type ViewEntry<S, E extends TimedEvent> = { stored: S } | { added: Session<E> };
 
-const spanOf = <S extends StoredSessionSpan>(entry: ViewEntry<S>) =>
+const spanOf = <S extends StoredSessionSpan, E extends TimedEvent>(entry: ViewEntry<S, E>) =>
   'stored' in entry
     ? { started: entry.stored.started, ended: entry.stored.ended, events: entry.stored.events }
     : { started: entry.added.started_at, ended: entry.added.ended_at, events: entry.added.events.length };
@@ -36,9 +37,9 @@ export interface StoredCopy {
  * offset. Such a chain is not what the stored events split into, and `applyChains`' count cannot
  * tell, so the sink re-splits instead.
  */
-export function chainsMatchStored(
+export function chainsMatchStored<E extends TimedEvent>(
   userId: string,
-  chains: Session[][],
+  chains: Session<E>[][],
   copyOf: (messageId: string) => StoredCopy | undefined,
 ): boolean {
   return chains.every((chain) =>
@@ -66,18 +67,18 @@ export function chainsMatchStored(
  * part of the user (an idle user, an event older than its held chain, a restart from a replay
  * point). The sink then re-splits from the stored events, which is exact whatever the cause.
  */
-export function applyChains<S extends StoredSessionSpan>(
+export function applyChains<S extends StoredSessionSpan, E extends TimedEvent>(
   stored: S[],
-  chains: Session[][],
+  chains: Session<E>[][],
   gapMs: number,
   present: Set<string>,
-): ChainOutcome<S> | undefined {
-  let view: ViewEntry<S>[] = stored.map((s) => ({ stored: s }));
+): ChainOutcome<S, E> | undefined {
+  let view: ViewEntry<S, E>[] = stored.map((s) => ({ stored: s }));
   const removed: S[] = [];
   for (const chain of chains) {
     const lo = chain[0]!.started_at - gapMs;
     const hi = chain[chain.length - 1]!.ended_at + gapMs;
-    const near = (entry: ViewEntry<S>) => {
+    const near = (entry: ViewEntry<S, E>) => {
       const span = spanOf(entry);
       return span.ended > lo && span.started < hi;
     };

@@ -51,7 +51,9 @@ export const configsOf = (client: PoolClient, records: StorableEvent[]) =>
 
 /**
  * Locks the users and stores their events, except repeats and those of a user erased after they
- * were received; returns the events stored now.
+ * were received; returns the events stored now. A chain carries its stored events again with each
+ * new one, so most records of a busy product's batch are repeats: they are found by the key before
+ * anything else is done for them, and their properties (text here) are never parsed as jsonb.
  */
 export async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<StoredEvent[]> {
   await lockUsers(
@@ -60,10 +62,12 @@ export async function storeEvents(client: PoolClient, records: StorableEvent[]):
   );
   const { rows } = await client.query<StoredEvent>(
     `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
-     select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event, u.properties
-     from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::jsonb[])
+     select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event,
+            u.properties::jsonb
+     from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[])
        as u(project_id, user_id, message_id, ts, rx, off, event, properties)
-     where not exists (select 1 from deleted_users d
+     where not exists (select 1 from session_events e where e.project_id = u.project_id and e.message_id = u.message_id)
+       and not exists (select 1 from deleted_users d
                        where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
                          and d.deleted_at >= to_timestamp(u.rx / 1000.0))
      on conflict (project_id, message_id) do nothing

@@ -1,5 +1,11 @@
-import type { AnalyticsEvent } from '../../domain/event.js';
+import type { AnalyticsEvent, TimedEvent } from '../../domain/event.js';
 import { type Session, splitSessions } from '../../domain/session.js';
+
+/**
+ * An event as the sessionizer holds it: its properties stay the JSON text they arrived as. It never
+ * reads them, and a held event goes out again with every chain it is part of.
+ */
+export type HeldEvent = Omit<AnalyticsEvent, 'properties'> & { properties: string };
 
 export interface SessionRules {
   gapMs: number;
@@ -14,12 +20,12 @@ export interface SessionChain {
   projectId: string;
   userId: string;
   rules: SessionRules;
-  sessions: Session[];
+  sessions: Session<HeldEvent>[];
 }
 
 /** Groups consecutive sessions (in time order) into chains. */
-export function chainsOf(sessions: Session[], gapMs: number): Session[][] {
-  const chains: Session[][] = [];
+export function chainsOf<E extends TimedEvent>(sessions: Session<E>[], gapMs: number): Session<E>[][] {
+  const chains: Session<E>[][] = [];
   for (const session of sessions) {
     const last = chains[chains.length - 1];
     const previous = last?.[last.length - 1];
@@ -43,14 +49,14 @@ export interface SessionizeStep {
 
 export interface PartitionEvent {
   projectId: string;
-  event: AnalyticsEvent;
+  event: HeldEvent;
 }
 
 interface UserState {
   projectId: string;
   userId: string;
   /** The events of the user's last chain: the only one a later event in order can change. */
-  events: AnalyticsEvent[];
+  events: HeldEvent[];
   ids: Set<string>;
   /** The lowest offset among `events`. */
   lowest: number;
@@ -86,7 +92,7 @@ export class PartitionSessions {
    */
   add(batch: PartitionEvent[], rulesOf: (projectId: string) => SessionRules): SessionizeStep {
     const touched = new Map<string, UserState>(); // in order of activity in the batch
-    const fresh = new Map<string, AnalyticsEvent[]>();
+    const fresh = new Map<string, HeldEvent[]>();
     let clock = this.clock;
     for (const { projectId, event } of batch) {
       const key = `${projectId}\u0000${event.user_id}`;

@@ -27,7 +27,7 @@ const eventRecord = (e: SessionChain['sessions'][number]['events'][number]): Ses
   timestamp: e.timestamp,
   received_at: e.received_at,
   offset: e.offset,
-  properties: JSON.stringify(e.properties),
+  properties: e.properties,
 });
 
 export function chainRecord(chain: SessionChain): SessionChainRecord {

@@ -119,7 +119,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
           timestamp: Number(r.timestamp),
           received_at: Number(r.received_at),
           offset: Number(offset),
-          properties: JSON.parse(r.properties) as Record<string, unknown>,
+          properties: r.properties,
         },
       });
     }

@@ -98,7 +98,7 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
     .sort((a, b) => a.at - b.at)
     .map(({ e, at }, offset) => ({
       projectId: e.project_id,
-      event: { ...e, received_at: at, offset, properties: JSON.parse(e.properties) as Record<string, unknown> },
+      event: { ...e, received_at: at, offset },
     }));
   const sessionizer = new PartitionSessions(6 * 3_600_000);
   for (let i = 0; i < ordered.length; i += 37) {

@@ -57,7 +57,15 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
     const t = Date.UTC(2026, 10, 20, 12);
     const event = (user: string, id: string, at: number, offset: number) => ({
       projectId,
-      event: { message_id: id, user_id: user, event: 'click', timestamp: at, received_at: at, offset, properties: {} },
+      event: {
+        message_id: id,
+        user_id: user,
+        event: 'click',
+        timestamp: at,
+        received_at: at,
+        offset,
+        properties: '{}',
+      },
     });
     const apply = async (chains: ReturnType<PartitionSessions['add']>['chains']) =>
       inTransaction(services().db, (client) =>

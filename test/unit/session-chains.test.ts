@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { AnalyticsEvent } from '../../domain/event.js';
 import { applyChains, chainsMatchStored } from '../../processors/analytics-sink/core.js';
-import { PartitionSessions, chainsOf } from '../../processors/sessionize/core.js';
+import { type HeldEvent, PartitionSessions, chainsOf } from '../../processors/sessionize/core.js';
 import { type Session, splitSessions } from '../../domain/session.js';
 
 const RULES = { gapMs: 10, maxMs: 25 };
 const P = 'p1';
 
 let arrival = 0;
-function ev(id: string, timestamp: number, over: Partial<AnalyticsEvent> = {}): AnalyticsEvent {
+function ev(id: string, timestamp: number, over: Partial<HeldEvent> = {}): HeldEvent {
   const offset = arrival++;
   return {
     message_id: id,
@@ -18,18 +17,18 @@ function ev(id: string, timestamp: number, over: Partial<AnalyticsEvent> = {}): 
     timestamp,
     received_at: offset,
     offset,
-    properties: {},
+    properties: '{}',
     ...over,
   };
 }
-const batch = (...events: AnalyticsEvent[]) => events.map((event) => ({ projectId: P, event }));
+const batch = (...events: HeldEvent[]) => events.map((event) => ({ projectId: P, event }));
 /** One batch through the sessionizer, committed. */
 function take(s: PartitionSessions, events: ReturnType<typeof batch>) {
   const step = s.add(events, () => RULES);
   step.commit();
   return step.chains;
 }
-const ids = (sessions: Session[]) => sessions.map((s) => s.events.map((e) => e.message_id));
+const ids = (sessions: Session<HeldEvent>[]) => sessions.map((s) => s.events.map((e) => e.message_id));
 
 describe('chainsOf', () => {
   it('joins sessions less than a gap apart (cut by the length limit) and parts those a gap or more apart', () => {
@@ -185,7 +184,7 @@ describe('chains applied by the sink give the sessions of all events', () => {
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 1, max: 40 }),
         (specs, sizes, idle, held) => {
-          const events: AnalyticsEvent[] = [];
+          const events: HeldEvent[] = [];
           specs.forEach((spec, i) => {
             const offset = events.length;
             events.push({
@@ -195,7 +194,7 @@ describe('chains applied by the sink give the sessions of all events', () => {
               timestamp: spec.t,
               received_at: offset,
               offset,
-              properties: {},
+              properties: '{}',
             });
             if (spec.repeat && i > 0) {
               const first = events[Math.floor(i / 2)]!;
@@ -208,8 +207,8 @@ describe('chains applied by the sink give the sessions of all events', () => {
             }
           });
           const sessionizer = new PartitionSessions(idle, held);
-          let stored: Session[] = [];
-          const storedEvents = new Map<string, AnalyticsEvent>();
+          let stored: Session<HeldEvent>[] = [];
+          const storedEvents = new Map<string, HeldEvent>();
           for (let at = 0, k = 0; at < events.length; k++) {
             const slice = events.slice(at, at + sizes[k % sizes.length]!);
             at += slice.length;
@@ -246,7 +245,7 @@ describe('chains applied by the sink give the sessions of all events', () => {
               stored = splitSessions([...storedEvents.values()], RULES.gapMs, RULES.maxMs);
             }
           }
-          const sort = (sessions: Session[]) => [...sessions].sort((a, b) => a.started_at - b.started_at);
+          const sort = (sessions: Session<HeldEvent>[]) => [...sessions].sort((a, b) => a.started_at - b.started_at);
           // The stored copy of each message id is the first one read.
           const exact = splitSessions(
             events.filter((e, i) => events.findIndex((f) => f.message_id === e.message_id) === i),
