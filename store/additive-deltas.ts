@@ -16,6 +16,20 @@ export const perUserTable = (spec: AdditiveTable): boolean => spec.keys.some(([n
 export const sharedTable = (spec: AdditiveTable): boolean => !perUserTable(spec);
 
 /**
+ * A row's key as one string, each part tagged by its type after a NUL (text Postgres stores holds
+ * none), so distinct keys give distinct strings. Built for every row of every contribution a batch
+ * adds or takes away: JSON of an array cost ~8× as much.
+ */
+function rowKey(spec: AdditiveTable, projectId: string, row: Record<string, unknown>): string {
+  let key = projectId;
+  for (const [name] of spec.keys) {
+    const value = row[name];
+    key += typeof value === 'string' ? `\u0000s${value}` : `\u0000${typeof value}${String(value)}`;
+  }
+  return key;
+}
+
+/**
  * Signed sums per row of additive tables, written as net changes: one upsert per table, then the
  * rows whose values all fell to zero are removed, so a table holds exactly its non-zero sums.
  */
@@ -25,7 +39,7 @@ export class AdditiveDeltas {
   add(spec: AdditiveTable, projectId: string, row: Record<string, unknown>, sign: 1 | -1): void {
     let table = this.rows.get(spec);
     if (!table) this.rows.set(spec, (table = new Map<string, Record<string, unknown>>()));
-    const key = JSON.stringify([projectId, ...spec.keys.map(([name]) => row[name])]);
+    const key = rowKey(spec, projectId, row);
     let sum = table.get(key);
     if (!sum) {
       sum = { project_id: projectId, ...Object.fromEntries(spec.keys.map(([name]) => [name, row[name]])) };
