@@ -69,4 +69,34 @@ describe('AdditiveDeltas', () => {
     assert.equal(calls.length, 2);
     assert.match(calls[1]!, /delete from pages t/);
   });
+
+  it('keeps rows apart whose keys differ only in type or in where one part ends', async () => {
+    const PAGE_DAYS: AdditiveTable = {
+      ...DAYS,
+      table: 'page_days',
+      keys: [
+        ['page', 'text'],
+        ['day', 'date'],
+      ],
+    };
+    const deltas = new AdditiveDeltas();
+    deltas.add(PAGE_DAYS, 'p1', { page: null, day: '1', sessions: 1, users: 1 }, 1);
+    deltas.add(PAGE_DAYS, 'p1', { page: 'null', day: '1', sessions: 1, users: 1 }, 1);
+    deltas.add(PAGE_DAYS, 'p1', { page: 'a', day: 'b', sessions: 1, users: 1 }, 1);
+    deltas.add(PAGE_DAYS, 'p1', { page: 'ab', day: '', sessions: 1, users: 1 }, 1);
+    deltas.add(PAGE_DAYS, 'p1', { page: 'ab', day: '', sessions: 1, users: 1 }, 1);
+    const { calls, client } = recordingClient();
+    await deltas.apply(client);
+    const [projects, pages, days, sessions] = calls[0]!.params;
+    assert.equal(projects!.length, 4);
+    assert.deepEqual(
+      pages!.map((page, i) => [page, days![i], sessions![i]]),
+      [
+        [null, '1', 1],
+        ['a', 'b', 1],
+        ['ab', '', 2],
+        ['null', '1', 1],
+      ],
+    );
+  });
 });
