@@ -34,8 +34,8 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
 export const isClick = (e: AnalyticsEvent) => e.event === 'click' || prop.interaction(e) === 'click';
 export const isPageView = (e: AnalyticsEvent) => e.event === 'page_view' || prop.interaction(e) === 'navigate';
 
-/** Timestamp order, ties kept in arrival order. */
 /** What ordering and splitting into sessions need of an event. */
 export type TimedEvent = Pick<AnalyticsEvent, 'message_id' | 'user_id' | 'timestamp' | 'offset'>;
 
+/** Timestamp order, ties kept in arrival order. */
 export const byTime = (a: TimedEvent, b: TimedEvent) => a.timestamp - b.timestamp || a.offset - b.offset;
