@@ -51,7 +51,9 @@ describe("users' keys kept by a process", () => {
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => sealing.keysFor(projectId, [`${run}-${i}`, `${run}-${i + 1}`])),
     );
-    assert.ok(inserts >= 1 && inserts <= 4, `40 requests made keys in ${inserts} inserts`);
+    // Requests join whichever insert is next when their keys are due, so the count depends on timing: 2–4 here
+    // usually, 5 once on a loaded machine; without sharing it is one or more per request (52).
+    assert.ok(inserts >= 1 && inserts <= 10, `40 requests made keys in ${inserts} inserts`);
     const stored = await userKeysOf(
       db,
       Array.from({ length: 41 }, (_, i) => answers[Math.min(i, 39)]!.get(`${run}-${i}`)!).map(({ ref }) => ({
