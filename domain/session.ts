@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { type AnalyticsEvent, type TimedEvent, byTime } from './event.js';
 
-/** A session of analytics events, or of events of another shape (the sessionizer's keep properties as text). */
+/** A session of analytics events, or of events of another shape (the sessionizer's keep their properties as text). */
 export interface Session<E extends TimedEvent = AnalyticsEvent> {
   /** Deterministic: the same events give the same id, live or replayed. */
   session_id: string;

@@ -168,8 +168,8 @@ export async function liveBench(o: LiveOptions) {
       timestamps: false,
     });
     // A busy product's users send at the same time, so a session arrives over many batches and
-    // the sessionizer sends its growing chain again with each (eighth session: run before it sent
-    // each user's events together, which no product does, and hid that cost).
+    // the sessionizer sends its growing chain again with each. Until the eighth session the bench
+    // sent each user's events together, which no product does, and that hid the cost.
     const live = o.concurrentUsers > 0 ? interleaved(users, o.concurrentUsers) : users;
     let streamSetUp: Awaited<ReturnType<typeof streamProbes>> | undefined;
     const burstResult = await phase('burst', async () => {
