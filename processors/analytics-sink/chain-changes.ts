@@ -5,7 +5,7 @@ import type { PoolClient } from '../../lib/db.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
 import { type StoredSessionSpan, applyChains, chainsMatchStored } from './core.js';
 import { type SessionChange, type StoredSession, freshSession, resessionize } from './resessionize.js';
-import { type StoredEvent, erasedUsers, keyOf, storedCopies, touchedBy } from './stored-events.js';
+import { type Stored, erasedUsers, keyOf, touchedBy } from './stored-events.js';
 
 /**
  * What the batch's chains change, per user: the chains themselves when they continue the stored
@@ -15,7 +15,7 @@ import { type StoredEvent, erasedUsers, keyOf, storedCopies, touchedBy } from '.
 export async function chainChanges(
   client: PoolClient,
   chains: SessionChainRecord[],
-  rows: StoredEvent[],
+  { rows, copies }: Stored,
   configs: Map<string, AnalyticsConfig>,
 ): Promise<SessionChange[]> {
   const storedNow = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
@@ -41,7 +41,6 @@ export async function chainChanges(
   const erased = await erasedUsers(client, users);
   const trusted = users.filter((u) => u.trusted && !erased.has(keyOf(u.projectId, u.userId)));
   const stored = await storedAround(client, trusted, configs);
-  const copies = await storedCopies(client, trusted, rows);
   const changes: SessionChange[] = [];
   const resplit = new Set(users.map((u) => keyOf(u.projectId, u.userId)));
   trusted.forEach((u, i) => {

@@ -55,10 +55,10 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
     );
     const records = firstOccurrences(chains.flatMap(eventsOf));
     if (records.length === 0) return;
-    const rows = await storeEvents(client, records);
+    const stored = await storeEvents(client, records);
     const configs = await configsOf(client, records);
-    const changes = await chainChanges(client, chains, rows, configs);
-    await applyChanges(client, rows, changes, configs);
+    const changes = await chainChanges(client, chains, stored, configs);
+    await applyChanges(client, stored.rows, changes, configs);
   },
 };
 
@@ -88,7 +88,7 @@ async function openChains(client: PoolClient, chains: ChainOnWire[]): Promise<Se
 export async function applyEvents(client: PoolClient, messages: SinkMessage<TrackedEventRecord>[]): Promise<void> {
   const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
   if (records.length === 0) return;
-  const rows = await storeEvents(client, records);
+  const { rows } = await storeEvents(client, records);
   const configs = await configsOf(client, records);
   await applyChanges(client, rows, await resessionize(client, touchedBy(rows), configs), configs);
 }

@@ -3,7 +3,6 @@ import type { PoolClient } from '../../lib/db.js';
 import { lockUsers } from '../../store/locks.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import type { StoredCopy } from './core.js';
-import type { Session } from '../../domain/session.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
 
 /** The events a batch stores: reads and writes of session_events for the analytics sink. */
@@ -49,31 +48,50 @@ export function eventsOf(chain: SessionChainRecord): StorableEvent[] {
 export const configsOf = (client: PoolClient, records: StorableEvent[]) =>
   projectAnalyticsConfigs(client, [...new Set(records.map((r) => r.project_id))].sort());
 
+/** What `storeEvents` did: the events stored now, and the stored copy of every event it was given. */
+export interface Stored {
+  rows: StoredEvent[];
+  /** Keyed by project and message id: those stored now, and those stored before. */
+  copies: Map<string, StoredCopy>;
+}
+
 /**
  * Locks the users and stores their events, except repeats and those of a user erased after they
- * were received; returns the events stored now. A chain carries its stored events again with each
- * new one, so most records of a busy product's batch are repeats: they are found by the key before
- * anything else is done for them, and their properties (text here) are never parsed as jsonb.
+ * were received. A chain carries its stored events again with each new one, so most records of a
+ * busy product's batch are repeats: one read by key finds them before anything else is done for
+ * them (their properties, text here, are never parsed as jsonb), and gives their stored copies.
  */
-export async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<StoredEvent[]> {
+export async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<Stored> {
   await lockUsers(
     client,
     records.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
   );
-  const { rows } = await client.query<StoredEvent>(
-    `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
-     select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off, u.event,
-            u.properties::jsonb
-     from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[])
-       as u(project_id, user_id, message_id, ts, rx, off, event, properties)
-     where not exists (select 1 from session_events e where e.project_id = u.project_id and e.message_id = u.message_id)
-       and not exists (select 1 from deleted_users d
-                       where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
-                         and d.deleted_at >= to_timestamp(u.rx / 1000.0))
-     on conflict (project_id, message_id) do nothing
-     returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
-               (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id,
-               case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention`,
+  const { rows } = await client.query<StoredEvent & { stored_now: boolean }>(
+    `with u as (
+       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[])
+         as u(project_id, user_id, message_id, ts, rx, off, event, properties)
+     ),
+     earlier as (
+       select e.project_id, e.user_id, e.message_id, (extract(epoch from e.occurred_at) * 1000)::bigint as ms, e.kafka_offset
+       from u join session_events e on e.project_id = u.project_id and e.message_id = u.message_id
+     ),
+     inserted as (
+       insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
+       select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off,
+              u.event, u.properties::jsonb
+       from u
+       where not exists (select 1 from earlier b where b.project_id = u.project_id and b.message_id = u.message_id)
+         and not exists (select 1 from deleted_users d
+                         where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
+                           and d.deleted_at >= to_timestamp(u.rx / 1000.0))
+       on conflict (project_id, message_id) do nothing
+       returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
+                 (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id,
+                 case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention
+     )
+     select true as stored_now, * from inserted
+     union all
+     select false, project_id, user_id, ms, null, kafka_offset, null, message_id, null from earlier`,
     [
       records.map((r) => r.project_id),
       records.map((r) => r.user_id),
@@ -85,7 +103,17 @@ export async function storeEvents(client: PoolClient, records: StorableEvent[]):
       records.map((r) => r.properties),
     ],
   );
-  return rows.map((r) => ({ ...r, ms: Number(r.ms), rx: Number(r.rx), kafka_offset: Number(r.kafka_offset) }));
+  const stored: Stored = { rows: [], copies: new Map() };
+  for (const { stored_now, ...row } of rows) {
+    const r = { ...row, ms: Number(row.ms), rx: Number(row.rx), kafka_offset: Number(row.kafka_offset) };
+    stored.copies.set(keyOf(r.project_id, r.message_id), {
+      userId: r.user_id,
+      timestamp: r.ms,
+      offset: r.kafka_offset,
+    });
+    if (stored_now) stored.rows.push(r);
+  }
+  return stored;
 }
 
 /** The users with events stored now, each with the time span of those events. */
@@ -102,43 +130,6 @@ export function touchedBy(rows: StoredEvent[]): Touched[] {
   return [...touched.values()].sort(
     (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
   );
-}
-
-/**
- * The stored copy of every event of the users' chains, keyed by project and message id: those
- * stored now from the rows, the others read (one statement for the batch).
- */
-export async function storedCopies(
-  client: PoolClient,
-  users: { projectId: string; chains: Session[][] }[],
-  rows: StoredEvent[],
-): Promise<Map<string, StoredCopy>> {
-  const copies = new Map<string, StoredCopy>();
-  const keep = (r: Pick<StoredEvent, 'project_id' | 'message_id' | 'user_id' | 'ms' | 'kafka_offset'>) =>
-    copies.set(keyOf(r.project_id, r.message_id), { userId: r.user_id, timestamp: r.ms, offset: r.kafka_offset });
-  rows.forEach(keep);
-  const before = users.flatMap((u) =>
-    u.chains
-      .flat()
-      .flatMap((s) => s.events)
-      .filter((e) => !copies.has(keyOf(u.projectId, e.message_id)))
-      .map((e) => ({ projectId: u.projectId, messageId: e.message_id })),
-  );
-  if (before.length === 0) return copies;
-  const { rows: stored } = await client.query<{
-    project_id: string;
-    message_id: string;
-    user_id: string;
-    ms: number;
-    kafka_offset: number;
-  }>(
-    `select e.project_id, e.message_id, e.user_id, (extract(epoch from e.occurred_at) * 1000)::bigint as ms, e.kafka_offset
-     from unnest($1::uuid[], $2::text[]) as u(project_id, message_id)
-     join session_events e on e.project_id = u.project_id and e.message_id = u.message_id`,
-    [before.map((b) => b.projectId), before.map((b) => b.messageId)],
-  );
-  stored.forEach(keep);
-  return copies;
 }
 
 /** Users with an erasure on record: their chains may hold events that must not count. */
