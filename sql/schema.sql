@@ -270,6 +270,7 @@ create table feature_user_daily (
 );
 CREATE INDEX feature_user_daily_day ON public.feature_user_daily USING btree (project_id, day);
 CREATE INDEX feature_user_daily_user ON public.feature_user_daily USING btree (project_id, user_id, day);
+CREATE INDEX feature_user_daily_user_feature ON public.feature_user_daily USING btree (project_id, user_id, feature, day);
 
 create table feature_users (
   project_id uuid not null,
@@ -328,6 +329,7 @@ create table friction_element_users (
   constraint friction_element_users_pkey PRIMARY KEY (project_id, page, element, day, user_id)
 );
 CREATE INDEX friction_element_users_user ON public.friction_element_users USING btree (project_id, user_id, day);
+CREATE INDEX friction_element_users_user_element ON public.friction_element_users USING btree (project_id, user_id, page, element, day);
 
 create table friction_episodes (
   project_id uuid not null,
@@ -381,6 +383,7 @@ create table friction_page_users (
   constraint friction_page_users_pkey PRIMARY KEY (project_id, page, day, user_id)
 );
 CREATE INDEX friction_page_users_user ON public.friction_page_users USING btree (project_id, user_id, day);
+CREATE INDEX friction_page_users_user_page ON public.friction_page_users USING btree (project_id, user_id, page, day);
 
 create table friction_signals (
   project_id uuid not null,

@@ -48,11 +48,23 @@ const DISCOVERY: AdditiveTable = {
 };
 
 /**
+ * The day before a per-user row `r` (of `table`, alias `r` with a `from_day`) among the user's rows
+ * with the same `keys` (and `filter`): the previous row read, else the latest row before the first
+ * day read (one probe of the table's (project_id, user_id, keys…, day) index), else `-infinity`.
+ */
+function previousDay(table: string, keys: string[], filter = ''): string {
+  const same = ['project_id', 'user_id', ...keys].map((k) => `q.${k} = r.${k}`).join(' and ');
+  const partition = ['project_id', ...keys, 'user_id'].map((k) => `r.${k}`).join(', ');
+  return `coalesce(lag(r.day) over (partition by ${partition} order by r.day),
+                  (select max(q.day) from ${table} q where ${same}${filter} and q.day < r.from_day), '-infinity')`;
+}
+
+/**
  * Distinct users with friction on a page, or on an element, over any date range: each day a user
  * had a signal there is an edge from the user's previous such day there (`-infinity` for the first).
  */
 function frictionReach(table: string, perUser: string, keys: string[]): { spec: AdditiveTable; sql: string } {
-  const columns = keys.map((k) => `p.${k}`).join(', ');
+  const columns = keys.map((k) => `r.${k}`).join(', ');
   return {
     spec: {
       table,
@@ -61,9 +73,8 @@ function frictionReach(table: string, perUser: string, keys: string[]): { spec: 
     },
     sql: `with ${USERS},
   e as (
-    select p.project_id, ${columns}, p.day,
-           coalesce(lag(p.day) over (partition by p.project_id, ${columns}, p.user_id order by p.day), '-infinity') as prev_day
-    from u join ${perUser} p using (project_id, user_id)
+    select r.project_id, ${columns}, r.day, ${previousDay(perUser, keys)} as prev_day
+    from (select p.*, u.from_day from u join ${perUser} p using (project_id, user_id) where p.day >= u.from_day) r
   )
   select project_id, ${keys.join(', ')}, day::text, prev_day::text, count(*)::int as users
   from e group by project_id, ${keys.join(', ')}, day, prev_day`,
@@ -96,27 +107,28 @@ const SEGMENT_REACH: AdditiveTable = {
 /** The longest user property value that is a segment (docs/metrics.md §10). */
 export const SEGMENT_VALUE_MAX = 200;
 
-const USERS = `u as (select distinct * from unnest($1::uuid[], $2::text[]) as u(project_id, user_id))`;
+/** The users and the first day of their per-day rows that a share reads ($3, see ChangedUser). */
+const USERS = `u as (
+    select project_id, user_id, min(from_day) as from_day
+    from unnest($1::uuid[], $2::text[], $3::date[]) as u(project_id, user_id, from_day) group by 1, 2
+  )`;
 
 /** Each (user, feature) active day is an edge from the user's previous active day of the feature. */
 const EDGES = `
   f as materialized (
-    select d.project_id, d.feature, d.user_id, d.day, d.uses from u join feature_user_daily d using (project_id, user_id)
-  ),
-  v as (
-    select fu.project_id, fu.feature, fu.user_id, feature_discovery_ms(fu.first_used_at, m.first_seen_at) as ms
-    from u join feature_users fu using (project_id, user_id) left join user_metrics m using (project_id, user_id)
+    select d.project_id, d.feature, d.user_id, d.day, d.uses, u.from_day
+    from u join feature_user_daily d using (project_id, user_id) where d.day >= u.from_day
   ),
   e as (
-    select project_id, user_id, feature, 'seen' as kind, day,
-           coalesce(lag(day) over (partition by project_id, feature, user_id order by day), '-infinity') as prev_day,
-           null::bigint as ms
-    from f
+    select r.project_id, r.user_id, r.feature, 'seen' as kind, r.day,
+           ${previousDay('feature_user_daily', ['feature'])} as prev_day, null::bigint as ms
+    from f r
     union all
-    select f.project_id, f.user_id, f.feature, 'used', f.day,
-           coalesce(lag(f.day) over (partition by f.project_id, f.feature, f.user_id order by f.day), '-infinity'), v.ms
-    from f left join v using (project_id, feature, user_id)
-    where f.uses > 0
+    select r.project_id, r.user_id, r.feature, 'used', r.day,
+           ${previousDay('feature_user_daily', ['feature'], ' and q.uses > 0')},
+           feature_discovery_ms(fu.first_used_at, m.first_seen_at)
+    from f r left join feature_users fu using (project_id, feature, user_id) left join user_metrics m using (project_id, user_id)
+    where r.uses > 0
   )`;
 
 const REACH_SQL = `with ${USERS}, ${EDGES}
@@ -136,21 +148,21 @@ const USER_REACH: AdditiveTable = {
 
 const USER_REACH_SQL = `with ${USERS},
   e as (
-    select d.project_id, d.day,
-           coalesce(lag(d.day) over (partition by d.project_id, d.user_id order by d.day), '-infinity') as prev_day
-    from u join user_daily d using (project_id, user_id) where d.sessions > 0
+    select r.project_id, r.day, ${previousDay('user_daily', [], ' and q.sessions > 0')} as prev_day
+    from (select d.*, u.from_day from u join user_daily d using (project_id, user_id)
+          where d.sessions > 0 and d.day >= u.from_day) r
   )
   select project_id, day::text, prev_day::text, count(*)::int as users from e group by 1, 2, 3`;
 
 /** Sessions (feature '') and sessions with the feature visible per day, by the user's tenure on that day. */
 const TENURE_SQL = `with ${USERS},
-  m as (select m.project_id, m.user_id, m.first_seen_at from u join user_metrics m using (project_id, user_id)),
+  m as (select m.project_id, m.user_id, m.first_seen_at, u.from_day from u join user_metrics m using (project_id, user_id)),
   t as (
     select d.project_id, '' as feature, d.day, d.sessions as n, m.first_seen_at
-    from m join user_daily d using (project_id, user_id)
+    from m join user_daily d using (project_id, user_id) where d.day >= m.from_day
     union all
     select f.project_id, f.feature, f.day, f.sessions_visible, m.first_seen_at
-    from m join feature_user_daily f using (project_id, user_id)
+    from m join feature_user_daily f using (project_id, user_id) where f.day >= m.from_day
   )
   select project_id, feature, day::text,
          coalesce(sum(n) filter (where tenure_bucket(day, first_seen_at) = 'first_week'), 0)::int as first_week,
@@ -166,35 +178,35 @@ const DISCOVERY_SQL = `with ${USERS}
   group by 1, 2, 3, 4`;
 
 /**
- * The users' segments: one row per segment property of their project ($3: project → keys) that
+ * The users' segments: one row per segment property of their project ($4: project → keys) that
  * they hold a scalar value of, at most SEGMENT_VALUE_MAX characters (a segment value is part of a
  * primary key: a longer one would make every batch of the user fail).
  */
 const MEMBERS = `m as materialized (
-    select u.project_id, u.user_id, k.key as segment_key, p.properties->>k.key as segment_value
+    select u.project_id, u.user_id, u.from_day, k.key as segment_key, p.properties->>k.key as segment_value
     from u join users p using (project_id, user_id)
-    cross join lateral jsonb_array_elements_text($3::jsonb -> u.project_id::text) as k(key)
+    cross join lateral jsonb_array_elements_text($4::jsonb -> u.project_id::text) as k(key)
     where jsonb_typeof(p.properties->k.key) in ('string', 'number', 'boolean')
       and length(p.properties->>k.key) <= ${SEGMENT_VALUE_MAX}
   )`;
 
 const SEGMENT_DAILY_SQL = `with ${USERS}, ${MEMBERS}
   select m.project_id, m.segment_key, m.segment_value, d.day::text, sum(d.sessions)::int as sessions
-  from m join user_daily d using (project_id, user_id) group by 1, 2, 3, 4`;
+  from m join user_daily d using (project_id, user_id) where d.day >= m.from_day group by 1, 2, 3, 4`;
 
 const SEGMENT_FEATURE_DAILY_SQL = `with ${USERS}, ${MEMBERS}
   select m.project_id, m.segment_key, m.segment_value, d.feature, d.day::text,
          sum(d.sessions_visible)::int as sessions_visible, sum(d.impressions)::int as impressions, sum(d.uses)::int as uses,
          sum(d.empty_state_impressions)::int as empty_state_impressions, sum(d.data_volume_sum)::float8 as data_volume_sum,
          sum(d.data_volume_n)::int as data_volume_n
-  from m join feature_user_daily d using (project_id, user_id) group by 1, 2, 3, 4, 5`;
+  from m join feature_user_daily d using (project_id, user_id) where d.day >= m.from_day group by 1, 2, 3, 4, 5`;
 
 const SEGMENT_REACH_SQL = `with ${USERS}, ${MEMBERS}, ${EDGES}
   select m.project_id, m.segment_key, m.segment_value, e.feature, e.kind, e.day::text, e.prev_day::text,
          count(*)::int as users, count(e.ms)::int as discovered, coalesce(sum(e.ms), 0)::bigint as discovery_ms
   from m join e using (project_id, user_id) group by 1, 2, 3, 4, 5, 6, 7`;
 
-/** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($3). */
+/** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($4). */
 const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
   { spec: REACH, sql: REACH_SQL },
   frictionReach('friction_page_reach', 'friction_page_users', ['page']),
@@ -209,23 +221,36 @@ const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
 
 type User = { projectId: string; userId: string };
 
+/**
+ * A user whose change moves only sessions that start on `from` (a UTC day, YYYY-MM-DD) or later;
+ * without it, any. The user's share is then read from `from` on: the edges before it cannot move.
+ * A per-day row is on its sessions' day, so none before `from` moves. What every edge of the user
+ * depends on, the first session (tenure, days to discovery) and a feature's first use (days to
+ * discovery), can move only with a session starting on `from` or later; the user's sessions do not
+ * overlap, so every session after it, and every day the values are read on, is from `from` on too.
+ */
+export type ChangedUser = User & { from?: string };
+
 /** Which answer tables a writer moves: all, or only the segment tables (a change of user properties). */
 export type AnswerTables = 'all' | 'segments';
 
 async function addShares(
   client: PoolClient,
-  users: User[],
-  segmentKeys: string,
+  users: ChangedUser[],
+  segmentKeys: Record<string, readonly string[]>,
   deltas: AdditiveDeltas,
   sign: 1 | -1,
   tables: AnswerTables,
 ): Promise<void> {
-  const params = [users.map((u) => u.projectId), users.map((u) => u.userId)];
+  const params = [users.map((u) => u.projectId), users.map((u) => u.userId), users.map((u) => u.from ?? '-infinity')];
+  // Without segment properties the users have no segments: their statements would read the
+  // users' rows to find none.
+  const anySegments = Object.values(segmentKeys).some((keys) => keys.length > 0);
   for (const { spec, sql, segments } of SHARES) {
-    if (tables === 'segments' && !segments) continue;
+    if ((tables === 'segments' && !segments) || (segments && !anySegments)) continue;
     const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(
       sql,
-      segments ? [...params, segmentKeys] : params,
+      segments ? [...params, JSON.stringify(segmentKeys)] : params,
     );
     for (const row of rows) deltas.add(spec, row.project_id, row, sign);
   }
@@ -257,7 +282,7 @@ export async function segmentProperties(
  */
 export async function keepingAnswerTables<T>(
   client: PoolClient,
-  users: User[],
+  users: ChangedUser[],
   change: () => Promise<T>,
   tables: AnswerTables = 'all',
 ): Promise<T> {
@@ -272,18 +297,16 @@ export async function keepingAnswerTables<T>(
  */
 export async function answerTableShares<T>(
   client: PoolClient,
-  users: User[],
+  users: ChangedUser[],
   change: () => Promise<T>,
   tables: AnswerTables = 'all',
 ): Promise<{ result: T; deltas: AdditiveDeltas }> {
   const deltas = new AdditiveDeltas();
   if (users.length === 0) return { result: await change(), deltas };
   await lockUsers(client, users);
-  const segmentKeys = JSON.stringify(
-    await segmentProperties(
-      client,
-      users.map((u) => u.projectId),
-    ),
+  const segmentKeys = await segmentProperties(
+    client,
+    users.map((u) => u.projectId),
   );
   await addShares(client, users, segmentKeys, deltas, -1, tables);
   const result = await change();
@@ -304,6 +327,6 @@ export async function rebuildSegmentTables(client: PoolClient, projectId: string
   ]);
   const users = rows.map((r) => ({ projectId, userId: r.user_id }));
   const deltas = new AdditiveDeltas();
-  await addShares(client, users, JSON.stringify(await segmentProperties(client, [projectId])), deltas, 1, 'segments');
+  await addShares(client, users, await segmentProperties(client, [projectId]), deltas, 1, 'segments');
   await deltas.apply(client);
 }

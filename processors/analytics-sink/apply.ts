@@ -27,8 +27,13 @@ export async function applyChanges(
   const deltas = new ContributionDeltas();
   const features: { projectId: string; userId: string; feature: string }[] = [];
   const writes: SessionWrites = { removed: [], added: [] };
+  // Each user's per-day rows move only on the days of the sessions the change removes or adds:
+  // the answer tables' shares are read from the first of them (store/answer-tables.ts).
   const users = changes
-    .map((c) => c.t)
+    .map(({ t, old, fresh }) => {
+      const days = [...old.map((s) => s.contribution.day), ...fresh.map((f) => f.c.day)].sort();
+      return { projectId: t.projectId, userId: t.userId, ...(days.length > 0 ? { from: days[0] } : {}) };
+    })
     .sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
   for (const { t, old, fresh } of changes) {
     for (const session of old) {
