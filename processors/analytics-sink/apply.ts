@@ -3,9 +3,9 @@ import { type PageDay, frictionAlert } from '../../domain/friction/alerts.js';
 import type { FrictionTotals } from '../../domain/friction/index.js';
 import type { PoolClient } from '../../lib/db.js';
 import { perUserTable, sharedTable } from '../../store/additive-deltas.js';
-import { answerTableShares } from '../../store/answer-tables.js';
+import { type ChangedUser, answerTableShares } from '../../store/answer-tables.js';
 import { ContributionDeltas } from '../../store/contributions.js';
-import { refreshFeatureUsers } from '../../store/feature-users.js';
+import { type TouchedFeature, refreshFeatureUsers } from '../../store/feature-users.js';
 import { type SessionWrites, writeSessions } from '../../store/sessions.js';
 import { refreshUserMetrics } from '../../store/user-metrics.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
@@ -25,17 +25,15 @@ export async function applyChanges(
 ): Promise<void> {
   const pageDays = new Map<string, PageDay>();
   const deltas = new ContributionDeltas();
-  const features: { projectId: string; userId: string; feature: string }[] = [];
+  const features: TouchedFeature[] = [];
   const writes: SessionWrites = { removed: [], added: [] };
-  // Each user's per-day rows move only on the days of the sessions the change removes or adds:
-  // the answer tables' shares are read from the first of them (store/answer-tables.ts).
-  const users = changes
-    .map(({ t, old, fresh }) => {
-      const days = [...old.map((s) => s.contribution.day), ...fresh.map((f) => f.c.day)].sort();
-      return { projectId: t.projectId, userId: t.userId, ...(days.length > 0 ? { from: days[0] } : {}) };
-    })
-    .sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
+  const users: ChangedUser[] = [];
   for (const { t, old, fresh } of changes) {
+    // The change moves only sessions from the first day of those it removes or adds: what depends
+    // on a user's sessions is read from that day (store/answer-tables.ts, store/feature-users.ts).
+    const from = [...old.map((s) => s.contribution.day), ...fresh.map((f) => f.c.day)].sort()[0];
+    const user = { projectId: t.projectId, userId: t.userId, ...(from === undefined ? {} : { from }) };
+    users.push(user);
     for (const session of old) {
       deltas.add(t.projectId, session.contribution, -1);
       writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
@@ -50,10 +48,9 @@ export async function applyChanges(
       }
     }
     const touchedFeatures = [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) => c.features);
-    for (const feature of new Set(touchedFeatures.map((f) => f.feature))) {
-      features.push({ projectId: t.projectId, userId: t.userId, feature });
-    }
+    for (const feature of new Set(touchedFeatures.map((f) => f.feature))) features.push({ ...user, feature });
   }
+  users.sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
   // Per-user rows first, under the users' locks; the shared rows (daily sums, answer tables,
   // alerts) last, in the lock order: a concurrent batch waits for them only until this one commits.
   const answerTables = await answerTableShares(client, users, async () => {

@@ -54,11 +54,33 @@ function scenario(projectId: string, seed: number): TrackedEventRecord[] {
       }
     }
   }
+  // u14's sessions start just before midnight: a session's facts count on the day it started, its
+  // later events (a first use of export among them) fall on the next day, that of the next session.
+  for (let day = 0; day < 60; day++) {
+    if (rnd() > 0.6) continue;
+    let t = START + (day + 1) * DAY - 20_000;
+    for (const [event, properties] of [
+      ['page_view', { page: PAGES[day % PAGES.length] }],
+      ['feature_impression', { feature: 'share' }],
+      ['feature_used', { feature: 'export', source: SOURCES[day % SOURCES.length] }],
+    ] as const) {
+      t += 5_000 + Math.floor(rnd() * 10_000);
+      events.push({
+        project_id: projectId,
+        message_id: `m-14-${events.length}`,
+        user_id: 'u14',
+        event,
+        timestamp: t,
+        received_at: t + 500,
+        properties: JSON.stringify(properties),
+      });
+    }
+  }
   return events;
 }
 
 /**
- * Users u0…u13 on plans (u0, u7 without one; u3's "plan" a 3,000-character text, which is no
+ * Users u0…u14 on plans (u0, u7, u14 without one; u3's "plan" a 3,000-character text, which is no
  * segment: as a key of the segment tables it would overflow their index and stall the processor).
  */
 async function identify(projectId: string): Promise<void> {
@@ -68,7 +90,7 @@ async function identify(projectId: string): Promise<void> {
      select $1, 'u' || i, case when i % 7 = 0 then '{"all": "yes"}'::jsonb
                                when i = 3 then jsonb_build_object('all', 'yes', 'plan', repeat(md5('x'), 94))
                                else jsonb_build_object('all', 'yes', 'plan', ($2::text[])[1 + i % 3]) end
-     from generate_series(0, 13) i`,
+     from generate_series(0, 14) i`,
     [projectId, plans],
   );
 }
@@ -212,8 +234,27 @@ async function stored(table: string, projectId: string): Promise<string[]> {
   return rows(`select ${columns.map((c) => c.column_name).join(', ')} from ${table} where project_id = $1`, projectId);
 }
 
-/** Every answer table equals its recomputation. */
+/** Each user's first sighting and first use of each feature, over all the user's sessions. */
+const FEATURE_USERS = `select s.user_id, f->>'feature' as feature,
+         to_timestamp(min((f->>'first_seen_at')::bigint) / 1000.0) as first_seen_at,
+         to_timestamp(min((f->>'first_used_at')::bigint) / 1000.0) as first_used_at,
+         (array_agg(f->>'first_use_source' order by (f->>'first_used_at')::bigint nulls last, s.session_id))[1]
+           as first_use_source
+  from sessions s cross join lateral jsonb_array_elements(s.contribution->'features') f
+  where s.project_id = $1 group by 1, 2`;
+
+/** Every answer table equals its recomputation, and so does feature_users, which they are read from. */
 async function assertConsistent(projectId: string): Promise<void> {
+  const featureUsers = await rows(FEATURE_USERS, projectId);
+  assert.ok(featureUsers.length > 0);
+  assert.deepEqual(
+    await rows(
+      'select user_id, feature, first_seen_at, first_used_at, first_use_source from feature_users where project_id = $1',
+      projectId,
+    ),
+    featureUsers,
+    'feature_users',
+  );
   for (const table of ANSWER_TABLES) {
     const expected = await rows(RECOMPUTED[table]!, projectId);
     assert.ok(expected.length > 0, `${table}: nothing to compare`);
