@@ -23,9 +23,9 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
     project_id: string;
     user_id: string;
     feature: string;
-    first_seen_at: string | null;
-    first_used_at: string | null;
-    first_use_source: string | null;
+    seen: string | null;
+    used: string | null;
+    source: string | null;
   }>(
     `with n as (
        select p.project_id, p.user_id, p.feature, (p.from_day::timestamp at time zone 'utc') as k,
@@ -53,11 +53,16 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
        from n join f on f.project_id = n.project_id and f.user_id = n.user_id and f.facts->>'feature' = n.feature
        group by 1, 2, 3
      )
-     select n.project_id, n.user_id, n.feature,
-            (case when n.first_seen_at < n.k then n.first_seen_at else a.seen end)::text as first_seen_at,
-            (case when n.first_used_at < n.k then n.first_used_at else a.used end)::text as first_used_at,
-            case when n.first_used_at < n.k then n.first_use_source else a.source end as first_use_source
-     from n left join a using (project_id, user_id, feature)`,
+     select project_id, user_id, feature, seen::text, used::text, source from (
+       select n.project_id, n.user_id, n.feature,
+              case when n.first_seen_at < n.k then n.first_seen_at else a.seen end as seen,
+              case when n.first_used_at < n.k then n.first_used_at else a.used end as used,
+              case when n.first_used_at < n.k then n.first_use_source else a.source end as source,
+              n.first_seen_at, n.first_used_at, n.first_use_source
+       from n left join a using (project_id, user_id, feature)
+     ) r
+     -- Only what moved is written: a live batch mostly adds to sessions after every first.
+     where (seen, used, source) is distinct from (first_seen_at, first_used_at, first_use_source)`,
     [
       pairs.map((p) => p.projectId),
       pairs.map((p) => p.userId),
@@ -65,8 +70,8 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
       pairs.map((p) => p.from ?? '-infinity'),
     ],
   );
-  const seen = rows.filter((r) => r.first_seen_at !== null);
-  const gone = rows.filter((r) => r.first_seen_at === null);
+  const seen = rows.filter((r) => r.seen !== null);
+  const gone = rows.filter((r) => r.seen === null);
   if (seen.length > 0) {
     await client.query(
       `insert into feature_users (project_id, feature, user_id, first_seen_at, first_used_at, first_use_source)
@@ -77,9 +82,9 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
         seen.map((r) => r.project_id),
         seen.map((r) => r.feature),
         seen.map((r) => r.user_id),
-        seen.map((r) => r.first_seen_at),
-        seen.map((r) => r.first_used_at),
-        seen.map((r) => r.first_use_source),
+        seen.map((r) => r.seen),
+        seen.map((r) => r.used),
+        seen.map((r) => r.source),
       ],
     );
   }
