@@ -28,12 +28,11 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
     source: string | null;
   }>(
     `with n as (
-       select p.project_id, p.user_id, p.feature, (p.from_day::timestamp at time zone 'utc') as k,
-              fu.first_seen_at, fu.first_used_at, fu.first_use_source
-       from unnest($1::uuid[], $2::text[], $3::text[], $4::date[]) as p(project_id, user_id, feature, from_day)
+       select p.project_id, p.user_id, p.feature, p.k, fu.first_seen_at, fu.first_used_at, fu.first_use_source
+       from (select project_id, user_id, feature, from_day::timestamp at time zone 'utc' as k
+             from unnest($1::uuid[], $2::text[], $3::text[], $4::date[]) as p(project_id, user_id, feature, from_day)) p
        left join feature_users fu using (project_id, feature, user_id)
-       where fu.first_seen_at is null or fu.first_seen_at >= (p.from_day::timestamp at time zone 'utc')
-          or fu.first_used_at is null or fu.first_used_at >= (p.from_day::timestamp at time zone 'utc')
+       where fu.first_seen_at is null or fu.first_seen_at >= p.k or fu.first_used_at is null or fu.first_used_at >= p.k
      ),
      f as materialized (
        select s.project_id, s.user_id, s.session_id, f.value as facts
