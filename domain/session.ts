@@ -40,3 +40,15 @@ export function splitSessions<E extends TimedEvent>(events: E[], gapMs: number, 
   }
   return sessions;
 }
+
+/** Groups consecutive sessions (in time order) into chains. */
+export function chainsOf<E extends TimedEvent>(sessions: Session<E>[], gapMs: number): Session<E>[][] {
+  const chains: Session<E>[][] = [];
+  for (const session of sessions) {
+    const last = chains[chains.length - 1];
+    const previous = last?.[last.length - 1];
+    if (last && previous && session.started_at - previous.ended_at < gapMs) last.push(session);
+    else chains.push([session]);
+  }
+  return chains;
+}

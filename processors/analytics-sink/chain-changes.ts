@@ -1,63 +1,86 @@
 import type { AnalyticsConfig } from '../../domain/analytics-config.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
-import type { Session } from '../../domain/session.js';
+import { type Session, chainsOf } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
-import { type StoredSessionSpan, applyChains, chainsMatchStored } from './core.js';
+import {
+  type StoredSessionSpan,
+  applyChains,
+  candidateChains,
+  chainsMatchStored,
+  lastChainAfter,
+  stillStored,
+} from './core.js';
+import type { RecentSessions } from './recent-sessions.js';
 import { type SessionChange, type StoredSession, freshSession, resessionize } from './resessionize.js';
 import { type Stored, erasedUsers, keyOf, touchedBy } from './stored-events.js';
 
+/** What a batch's chains change, and what to remember of each changed user once it commits. */
+export interface ChainPlan {
+  changes: SessionChange[];
+  /** Per user key, their last chain as the batch stores it. */
+  remember: Map<string, Session[]>;
+}
+
 /**
- * What the batch's chains change, per user: the chains themselves when they continue the stored
- * sessions, else a re-split from the stored events around the events stored now (none stored now:
- * the stored sessions are already the split of the stored events, nothing changes).
+ * What the batch's chains change, per user. The chain records hold only the events new to the
+ * sessionizer; the sink splits them with the user's recent sessions (`RecentSessions`) and applies
+ * the chains that hold an event stored now, when they continue the stored sessions. Otherwise (the
+ * user is not recent here, or the chains do not continue what is stored) it re-splits from the
+ * stored events around the events stored now. A user with none stored now changes nothing: the
+ * stored sessions are already the split of the stored events.
  */
 export async function chainChanges(
   client: PoolClient,
   chains: SessionChainRecord[],
   { rows, copies }: Stored,
   configs: Map<string, AnalyticsConfig>,
-): Promise<SessionChange[]> {
+  recent: RecentSessions,
+): Promise<ChainPlan> {
   const storedNow = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
-  // A user with no event stored now changes nothing: the stored sessions are already the split of
-  // the stored events (chains written again after a restart of the sessionizer end here).
+  // Chains written again after a restart of the sessionizer bring nothing stored now and end here.
   const withNew = new Set(rows.map((r) => keyOf(r.project_id, r.user_id)));
-  const byUser = new Map<string, { projectId: string; userId: string; chains: Session[][]; trusted: boolean }>();
+  const byUser = new Map<string, { key: string; projectId: string; userId: string; events: AnalyticsEvent[] }>();
   for (const chain of chains) {
     const key = keyOf(chain.project_id, chain.user_id);
     if (!withNew.has(key)) continue;
     let user = byUser.get(key);
-    if (!user)
-      byUser.set(key, (user = { projectId: chain.project_id, userId: chain.user_id, chains: [], trusted: true }));
-    const rules = configs.get(chain.project_id)!.session;
-    // A chain split with other rules (a settings change in between) or cut short is not trusted.
-    if (!chain.complete || Number(chain.gap_ms) !== rules.gapMs || Number(chain.max_ms) !== rules.maxMs)
-      user.trusted = false;
-    user.chains.push(sessionsOf(chain));
+    if (!user) byUser.set(key, (user = { key, projectId: chain.project_id, userId: chain.user_id, events: [] }));
+    user.events.push(...eventsOfRecord(chain));
   }
   const users = [...byUser.values()].sort(
     (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
   );
   const erased = await erasedUsers(client, users);
-  const trusted = users.filter((u) => u.trusted && !erased.has(keyOf(u.projectId, u.userId)));
-  const stored = await storedAround(client, trusted, configs);
-  const changes: SessionChange[] = [];
-  const resplit = new Set(users.map((u) => keyOf(u.projectId, u.userId)));
-  trusted.forEach((u, i) => {
-    const config = configs.get(u.projectId)!;
-    if (!chainsMatchStored(u.userId, u.chains, (id) => copies.get(keyOf(u.projectId, id)))) return;
-    const present = new Set(
-      u.chains
-        .flat()
-        .flatMap((s) => s.events)
-        .filter((e) => !storedNow.has(keyOf(u.projectId, e.message_id)))
-        .map((e) => e.message_id),
+  const candidates = users
+    .filter((u) => !erased.has(u.key))
+    .map((u) => {
+      const held = recent.get(u.key);
+      const isNew = (id: string) => storedNow.has(keyOf(u.projectId, id));
+      return { ...u, recent: held, ...candidateChains(held, u.events, isNew, configs.get(u.projectId)!.session) };
+    })
+    .filter((u) => u.chains.length > 0);
+  const stored = await storedAround(client, candidates, configs);
+  const plan: ChainPlan = { changes: [], remember: new Map() };
+  const resplit = new Set(users.map((u) => u.key));
+  candidates.forEach((u, i) => {
+    const gapMs = configs.get(u.projectId)!.session.gapMs;
+    if (!stillStored(u.recentUsed, stored[i]!)) return;
+    // Recent events are stored copies: they were when this process stored them, and still are.
+    const recentCopies = new Map(
+      u.recentUsed.flatMap((s) => s.events.map((e) => [e.message_id, { userId: u.userId, ...e }] as const)),
     );
-    const outcome = applyChains(stored[i]!, u.chains, config.session.gapMs, present);
+    const copyOf = (id: string) => copies.get(keyOf(u.projectId, id)) ?? recentCopies.get(id);
+    if (!chainsMatchStored(u.userId, u.chains, copyOf)) return;
+    const events = u.chains.flat().flatMap((s) => s.events);
+    const present = new Set(
+      events.filter((e) => !storedNow.has(keyOf(u.projectId, e.message_id))).map((e) => e.message_id),
+    );
+    const outcome = applyChains(stored[i]!, u.chains, gapMs, present);
     if (!outcome) return;
-    resplit.delete(keyOf(u.projectId, u.userId));
+    resplit.delete(u.key);
     const all = u.chains.flat();
-    changes.push({
+    plan.changes.push({
       t: {
         projectId: u.projectId,
         userId: u.userId,
@@ -65,17 +88,26 @@ export async function chainChanges(
         max: Math.max(...all.map((s) => s.ended_at)),
       },
       old: outcome.removed,
-      fresh: outcome.added.map((s) => freshSession(s, config)),
+      fresh: outcome.added.map((s) => freshSession(s, configs.get(u.projectId)!)),
     });
+    plan.remember.set(u.key, lastChainAfter(u.recent, outcome, gapMs));
   });
   const fallback = touchedBy(rows).filter((t) => resplit.has(keyOf(t.projectId, t.userId)));
-  changes.push(...(await resessionize(client, fallback, configs)));
-  return changes;
+  for (const change of await resessionize(client, fallback, configs)) {
+    const { projectId, userId } = change.t;
+    const split = chainsOf(
+      change.fresh.map((f) => f.session),
+      configs.get(projectId)!.session.gapMs,
+    );
+    plan.remember.set(keyOf(projectId, userId), split.at(-1) ?? []);
+    plan.changes.push(change);
+  }
+  return plan;
 }
 
-function sessionsOf(chain: SessionChainRecord): Session[] {
-  return chain.sessions.map((s) => {
-    const events: AnalyticsEvent[] = s.events.map((e) => ({
+function eventsOfRecord(chain: SessionChainRecord): AnalyticsEvent[] {
+  return chain.sessions.flatMap((s) =>
+    s.events.map((e) => ({
       message_id: e.message_id,
       user_id: chain.user_id,
       event: e.event,
@@ -83,15 +115,8 @@ function sessionsOf(chain: SessionChainRecord): Session[] {
       received_at: Number(e.received_at),
       offset: Number(e.offset),
       properties: JSON.parse(e.properties) as Record<string, unknown>,
-    }));
-    return {
-      session_id: s.session_id,
-      user_id: chain.user_id,
-      started_at: events[0]!.timestamp,
-      ended_at: events[events.length - 1]!.timestamp,
-      events,
-    };
-  });
+    })),
+  );
 }
 
 type StoredAround = StoredSession & StoredSessionSpan;

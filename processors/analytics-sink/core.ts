@@ -1,5 +1,5 @@
 import type { TimedEvent } from '../../domain/event.js';
-import type { Session } from '../../domain/session.js';
+import { type Session, chainsOf, splitSessions } from '../../domain/session.js';
 
 /** A stored session as far as the check needs it: its span and how many events it holds. */
 export interface StoredSessionSpan {
@@ -22,6 +22,70 @@ const spanOf = <S extends StoredSessionSpan, E extends TimedEvent>(entry: ViewEn
   'stored' in entry
     ? { started: entry.stored.started, ended: entry.stored.ended, events: entry.stored.events }
     : { started: entry.added.started_at, ended: entry.added.ended_at, events: entry.added.events.length };
+
+/** A user's chains to apply, split by the sink itself. */
+export interface CandidateChains<E extends TimedEvent> {
+  /** The chains holding an event stored now, in time order. */
+  chains: Session<E>[][];
+  /** The recent sessions whose events the chains hold: they must still be stored as they were. */
+  recentUsed: Session<E>[];
+}
+
+/**
+ * Splits a user's recent sessions (their last chain, as this process stored it) with a batch's
+ * events for the user (pure). The sessionizer sends only the events new to a chain, so the
+ * events it does not send again come from here. A batch event whose message id a recent session
+ * holds is a repeat: the recent one is the stored copy. Nothing here has to be right: the chains
+ * are checked against the stored sessions (`stillStored`, `chainsMatchStored`, `applyChains`)
+ * before they are trusted.
+ */
+export function candidateChains<E extends TimedEvent>(
+  recent: Session<E>[],
+  events: E[],
+  storedNow: (messageId: string) => boolean,
+  rules: { gapMs: number; maxMs: number },
+): CandidateChains<E> {
+  const byId = new Map<string, E>();
+  for (const e of recent.flatMap((s) => s.events)) byId.set(e.message_id, e);
+  for (const e of events) if (!byId.has(e.message_id)) byId.set(e.message_id, e);
+  const split = splitSessions([...byId.values()], rules.gapMs, rules.maxMs);
+  const chains = chainsOf(split, rules.gapMs).filter((c) =>
+    c.some((s) => s.events.some((e) => storedNow(e.message_id))),
+  );
+  const inChains = new Set(chains.flatMap((c) => c.flatMap((s) => s.events.map((e) => e.message_id))));
+  return { chains, recentUsed: recent.filter((s) => s.events.some((e) => inChains.has(e.message_id))) };
+}
+
+/**
+ * Whether each recent session is stored as this process stored it: same id, span and number of
+ * events among `stored` (the stored sessions around the chains, which hold every recent session
+ * whose events a chain holds). Another writer (another member after a rebalance, an erasure, a
+ * replay) that moved one since makes its remembered events untrustworthy.
+ */
+export function stillStored<E extends TimedEvent>(recent: Session<E>[], stored: StoredSessionSpan[]): boolean {
+  const byId = new Map(stored.map((s) => [s.session_id, s]));
+  return recent.every((s) => {
+    const t = byId.get(s.session_id);
+    return t !== undefined && t.started === s.started_at && t.ended === s.ended_at && t.events === s.events.length;
+  });
+}
+
+/** The user's last chain once an outcome is stored over the recent sessions: what to remember of them. */
+export function lastChainAfter<S extends { session_id: string }, E extends TimedEvent>(
+  recent: Session<E>[],
+  outcome: ChainOutcome<S, E>,
+  gapMs: number,
+): Session<E>[] {
+  const gone = new Set(outcome.removed.map((s) => s.session_id));
+  const added = new Set(outcome.added.map((s) => s.session_id));
+  const sessions = [...recent.filter((s) => !gone.has(s.session_id) && !added.has(s.session_id)), ...outcome.added];
+  return (
+    chainsOf(
+      sessions.sort((a, b) => a.started_at - b.started_at),
+      gapMs,
+    ).at(-1) ?? []
+  );
+}
 
 /** The stored copy of an event: whose it is, when it happened, where it was read. */
 export interface StoredCopy {

@@ -14,6 +14,7 @@ export interface SessionChange {
 
 /** A session as its stored events now form it, and when its latest event was received. */
 export interface FreshSession {
+  session: Session;
   c: SessionContribution;
   receivedAt: number;
 }
@@ -24,6 +25,7 @@ export interface StoredSession {
 }
 
 export const freshSession = (s: Session, config: AnalyticsConfig): FreshSession => ({
+  session: s,
   c: sessionContribution(s, config),
   receivedAt: s.events.reduce((latest, e) => Math.max(latest, e.received_at), 0),
 });

@@ -14,13 +14,16 @@ export interface SinkMessage<T> {
   value: T | null;
 }
 
+/** What a sink does once the transaction holding its write has committed (never, when it does not). */
+export type Committed = () => void;
+
 /** A Kafka → Postgres step: `write` gets decoded messages and the transaction they must share with the offsets. */
 export interface PostgresSink<T> {
   name: string;
   topic: TopicKey;
   /** The tables only this sink writes: scripts/replay.ts empties them before rebuilding. */
   tables: string[];
-  write(client: PoolClient, messages: SinkMessage<T>[]): Promise<void>;
+  write(client: PoolClient, messages: SinkMessage<T>[]): Promise<Committed | void>;
 }
 
 export interface SinkDeps {
@@ -58,6 +61,12 @@ const SINK_CHUNK = 1000;
  */
 const isDataError = (err: unknown) => /^(22|54)/.test((err as { code?: string }).code ?? '');
 
+interface Written {
+  refused: Omit<DeadLetter, 'payload'>[];
+  /** Of the writes that were not rolled back. */
+  committed: Committed[];
+}
+
 /**
  * Writes the batch; when Postgres refuses its data, writes the messages one by one under
  * savepoints and returns those it refused, so one bad message never stalls a partition.
@@ -66,27 +75,28 @@ async function writeOrIsolate<T>(
   client: PoolClient,
   sink: PostgresSink<T>,
   messages: SinkMessage<T>[],
-): Promise<Omit<DeadLetter, 'payload'>[]> {
+): Promise<Written> {
   await client.query('savepoint sink_batch');
   try {
-    await sink.write(client, messages);
-    return [];
+    const committed = await sink.write(client, messages);
+    return { refused: [], committed: committed ? [committed] : [] };
   } catch (err) {
     if (!isDataError(err)) throw err;
     await client.query('rollback to savepoint sink_batch');
   }
-  const refused: Omit<DeadLetter, 'payload'>[] = [];
+  const written: Written = { refused: [], committed: [] };
   for (const message of messages) {
     await client.query('savepoint sink_message');
     try {
-      await sink.write(client, [message]);
+      const committed = await sink.write(client, [message]);
+      if (committed) written.committed.push(committed);
     } catch (err) {
       if (!isDataError(err)) throw err;
       await client.query('rollback to savepoint sink_message');
-      refused.push({ offset: message.offset, key: message.key, error: `postgres: ${(err as Error).message}` });
+      written.refused.push({ offset: message.offset, key: message.key, error: `postgres: ${(err as Error).message}` });
     }
   }
-  return refused;
+  return written;
 }
 
 /**
@@ -145,14 +155,15 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     message.value === null ? null : (frames.decode(message.value) as T);
 
   /** One transaction: the chunk's rows, its dead letters and the next offset after `end`. */
-  const applyChunk = (
+  const applyChunk = async (
     partition: number,
     chunk: SinkMessage<T>[],
     dead: DeadLetter[],
     end: number,
     payloadOf: Map<number, Buffer | null>,
-  ): Promise<number> =>
-    inTransaction(
+  ): Promise<number> => {
+    const committed: Committed[] = [];
+    const applied = await inTransaction(
       deps.db,
       async (client) => {
         // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
@@ -166,8 +177,9 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         const todo = chunk.filter((m) => m.offset >= floor);
         const letters = dead.filter((d) => d.offset >= floor);
         if (todo.length > 0) {
-          const refused = await writeOrIsolate(client, sink, todo);
-          letters.push(...refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
+          const written = await writeOrIsolate(client, sink, todo);
+          letters.push(...written.refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
+          committed.push(...written.committed);
         }
         for (const d of letters) {
           await client.query(
@@ -183,6 +195,9 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       // out of the group, the members that took over must not wait for it to wake.
       { idleTimeoutMs: SINK_IDLE_IN_TRANSACTION_MS },
     );
+    for (const done of committed) done();
+    return applied;
+  };
 
   const eachBatch = async (payload: EachBatchPayload) => {
     const { batch } = payload;

@@ -1,5 +1,5 @@
-import type { AnalyticsEvent, TimedEvent } from '../../domain/event.js';
-import { type Session, splitSessions } from '../../domain/session.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { type Session, chainsOf, splitSessions } from '../../domain/session.js';
 
 /**
  * An event as the sessionizer holds it: its properties stay the JSON text they arrived as. It never
@@ -21,18 +21,6 @@ export interface SessionChain {
   userId: string;
   rules: SessionRules;
   sessions: Session<HeldEvent>[];
-}
-
-/** Groups consecutive sessions (in time order) into chains. */
-export function chainsOf<E extends TimedEvent>(sessions: Session<E>[], gapMs: number): Session<E>[][] {
-  const chains: Session<E>[][] = [];
-  for (const session of sessions) {
-    const last = chains[chains.length - 1];
-    const previous = last?.[last.length - 1];
-    if (last && previous && session.started_at - previous.ended_at < gapMs) last.push(session);
-    else chains.push([session]);
-  }
-  return chains;
 }
 
 /** What a batch makes of the state: its chains, and the state after it once committed. */

@@ -30,28 +30,40 @@ const eventRecord = (e: SessionChain['sessions'][number]['events'][number]): Ses
   properties: e.properties,
 });
 
-export function chainRecord(chain: SessionChain): SessionChainRecord {
+/**
+ * A chain as the sessionizer writes it: the sessions holding events from `newIds` (those new to
+ * the chain), each with those events only. The sink keeps the chains it stored, so sending their
+ * other events again with every new one would make an event's cost grow with its session.
+ */
+export function chainRecord(chain: SessionChain, newIds: Set<string>): SessionChainRecord {
   return {
     project_id: chain.projectId,
     user_id: chain.userId,
     gap_ms: chain.rules.gapMs,
     max_ms: chain.rules.maxMs,
-    complete: true,
-    sessions: chain.sessions.map((s) => ({ session_id: s.session_id, events: s.events.map(eventRecord) })),
+    complete: false,
+    sessions: chain.sessions.flatMap((s) => {
+      const events = s.events.filter((e) => newIds.has(e.message_id));
+      return events.length === 0 ? [] : [{ session_id: s.session_id, events: events.map(eventRecord) }];
+    }),
   };
 }
 
-/**
- * A chain too large for one message, cut down to its events from `newIds` in one entry: the sink
- * splits them with the user's stored events instead of trusting the chain.
- */
-export function partialChainRecord(chain: SessionChain, newIds: Set<string>): SessionChainRecord {
-  const events = chain.sessions.flatMap((s) => s.events).filter((e) => newIds.has(e.message_id));
-  return {
-    ...chainRecord(chain),
-    complete: false,
-    sessions: [{ session_id: chain.sessions[0]!.session_id, events: events.map(eventRecord) }],
+/** A record cut in two, each with half its events (for one too large for a message); undefined for one event. */
+export function halvesOf(record: SessionChainRecord): [SessionChainRecord, SessionChainRecord] | undefined {
+  const events = record.sessions.flatMap((s) => s.events.map((e) => ({ session_id: s.session_id, e })));
+  if (events.length < 2) return undefined;
+  const part = (from: number, to: number): SessionChainRecord => {
+    const sessions: SessionChainRecord['sessions'] = [];
+    for (const { session_id, e } of events.slice(from, to)) {
+      const last = sessions[sessions.length - 1];
+      if (last?.session_id === session_id) last.events.push(e);
+      else sessions.push({ session_id, events: [e] });
+    }
+    return { ...record, sessions };
   };
+  const middle = Math.ceil(events.length / 2);
+  return [part(0, middle), part(middle, events.length)];
 }
 
 /** pi.sessions.v1 as written since chains are sealed: the user id and the events' properties in `sealed`. */

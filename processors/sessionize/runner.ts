@@ -8,7 +8,7 @@ import { groupId, topicName, userKey } from '../../lib/kafka/topics.js';
 import type { RunningSink, SinkDeps } from '../runtime/postgres-sink.js';
 import { batchConsumer, consumeBatches } from '../runtime/batch-consumer.js';
 import { type PartitionEvent, PartitionSessions } from './core.js';
-import { type SessionChainRecord, chainRecord, partialChainRecord, sealChain } from './record.js';
+import { type SessionChainRecord, chainRecord, halvesOf, sealChain } from './record.js';
 
 export const SESSIONIZE = 'sessionize';
 
@@ -19,7 +19,7 @@ const IDLE_MS = 60 * 60_000;
 const MAX_HELD_EVENTS = 100_000;
 
 /**
- * A chain larger than this goes out cut down to its new events, and a send carries no more than
+ * A chain record larger than this goes out in parts, and a send carries no more than
  * this: the broker refuses record batches above 1 MB (`message.max.bytes`).
  */
 const MAX_CHAIN_BYTES = 512 * 1024;
@@ -147,11 +147,14 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     const messages = chains.flatMap((chain) => {
       const sealing = keys.get(userKeyLookup(chain.projectId, chain.userId));
       if (!sealing) return [];
-      const encode = (record: SessionChainRecord) =>
-        frames.encode(schemaId, sealChain(record, sealing.ref, sealing.key));
-      let value = encode(chainRecord(chain));
-      if (value.length > MAX_CHAIN_BYTES) value = encode(partialChainRecord(chain, batchIds));
-      return [{ key: userKey(chain.projectId, sealing.ref), value }];
+      // A record too large for a message goes in parts, in order: the sink takes them alike.
+      const encode = (record: SessionChainRecord): Buffer[] => {
+        const value = frames.encode(schemaId, sealChain(record, sealing.ref, sealing.key));
+        const halves = value.length > MAX_CHAIN_BYTES ? halvesOf(record) : undefined;
+        return halves ? halves.flatMap(encode) : [value];
+      };
+      const key = userKey(chain.projectId, sealing.ref);
+      return encode(chainRecord(chain, batchIds)).map((value) => ({ key, value }));
     });
     const next = Number(batch.lastOffset()) + 1;
     const progress: SessionizeProgress = { processed: next };

@@ -67,18 +67,19 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
         properties: '{}',
       },
     });
-    const apply = async (chains: ReturnType<PartitionSessions['add']>['chains']) =>
-      inTransaction(services().db, (client) =>
-        analyticsSink.write(
-          client,
-          chains.map((c, i) => ({ partition: 0, offset: i, key: null, value: chainRecord(c) })),
-        ),
-      );
     const rules = () => DEFAULT_ANALYTICS.session;
-    const take = (s: PartitionSessions, events: Parameters<PartitionSessions['add']>[0]) => {
+    // One batch through the sessionizer, and its chains (the batch's events new to them) through the sink.
+    const send = async (s: PartitionSessions, events: Parameters<PartitionSessions['add']>[0]) => {
       const step = s.add(events, rules);
       step.commit();
-      return step.chains;
+      const ids = new Set(events.map((e) => e.event.message_id));
+      const committed = await inTransaction(services().db, (client) =>
+        analyticsSink.write(
+          client,
+          step.chains.map((c, i) => ({ partition: 0, offset: i, key: null, value: chainRecord(c, ids) })),
+        ),
+      );
+      committed?.();
     };
     const sessionsOf = async (user: string) =>
       (
@@ -90,22 +91,20 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
       ).rows.map((r) => [r.events, Number(r.started)]);
 
     // u1 and u2 both send id "1" in one batch: the first read (u1's) is stored; u2's session is d alone.
-    await apply(
-      take(new PartitionSessions(3_600_000), [
-        event('u1', '1', t, 0),
-        event('u2', '1', t + 1000, 1),
-        event('u2', 'd', t + 2000, 2),
-      ]),
-    );
+    await send(new PartitionSessions(3_600_000), [
+      event('u1', '1', t, 0),
+      event('u2', '1', t + 1000, 1),
+      event('u2', 'd', t + 2000, 2),
+    ]);
     assert.deepEqual(await sessionsOf('u1'), [[1, t]]);
     assert.deepEqual(await sessionsOf('u2'), [[1, t + 2000]]);
 
     // u3's "a" is stored at t; the sessionizer forgets u3; "a" comes again stamped 2 min later, then b.
     const forgetful = new PartitionSessions(1);
-    await apply(take(forgetful, [event('u3', 'a', t, 10)]));
-    await apply(take(forgetful, [event('x', 'x', t + 60_000, 11)])); // u3 idle: forgotten
-    await apply(take(forgetful, [event('u3', 'a', t + 120_000, 12)]));
-    await apply(take(forgetful, [event('u3', 'b', t + 180_000, 13)]));
+    await send(forgetful, [event('u3', 'a', t, 10)]);
+    await send(forgetful, [event('x', 'x', t + 60_000, 11)]); // u3 idle: forgotten
+    await send(forgetful, [event('u3', 'a', t + 120_000, 12)]);
+    await send(forgetful, [event('u3', 'b', t + 180_000, 13)]);
     // The split of u3's stored events (a at t, b 3 min later): one session from t.
     assert.deepEqual(await sessionsOf('u3'), [[2, t]]);
   });

@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyChains, chainsMatchStored } from '../../processors/analytics-sink/core.js';
-import { type HeldEvent, PartitionSessions, chainsOf } from '../../processors/sessionize/core.js';
-import { type Session, splitSessions } from '../../domain/session.js';
+import {
+  applyChains,
+  candidateChains,
+  chainsMatchStored,
+  lastChainAfter,
+  stillStored,
+} from '../../processors/analytics-sink/core.js';
+import { type HeldEvent, PartitionSessions } from '../../processors/sessionize/core.js';
+import { type SessionChainRecord, chainRecord, halvesOf } from '../../processors/sessionize/record.js';
+import { type Session, chainsOf, splitSessions } from '../../domain/session.js';
 
 const RULES = { gapMs: 10, maxMs: 25 };
 const P = 'p1';
@@ -161,14 +168,16 @@ describe('chainsMatchStored', () => {
 });
 
 /**
- * A model of the analytics sink: it trusts a user's chains when they carry the stored copies of
- * their events and `applyChains` says they continue the stored sessions, and otherwise splits all
- * stored events again (what the re-split around the
- * new events amounts to). Whatever the order, batches, repeats and forgetting, the stored sessions
- * must end as the split of every event.
+ * A model of the analytics sink: the sessionizer sends only the events new to its chains; the sink
+ * splits them with its recent sessions (sometimes forgotten, sometimes out of date, as after a
+ * rebalance) and trusts the chains when the recent sessions are still stored, the chains carry the
+ * stored copies of their events, and `applyChains` says they continue the stored sessions.
+ * Otherwise it splits all stored events again (what the re-split around the new events amounts
+ * to). Whatever the order, batches, repeats and forgetting, the stored sessions must end as the
+ * split of every event.
  */
 describe('chains applied by the sink give the sessions of all events', () => {
-  it('holds for any arrival order, batching, repeats, idle limit and held-events limit', () => {
+  it('holds for any arrival order, batching, repeats, idle limit, held-events limit and recent sessions', () => {
     let trusted = 0;
     let resplit = 0;
     // A repeat sometimes comes with another time: an event without a timestamp is stamped on receipt.
@@ -177,13 +186,17 @@ describe('chains applied by the sink give the sessions of all events', () => {
       repeat: fc.boolean(),
       retime: fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
     });
+    // What the sink knows of its recent sessions after a batch: what it stored, nothing, or the
+    // state before (it did not learn of the batch).
+    const memoryArb = fc.constantFrom('kept', 'kept', 'kept', 'forgotten', 'stale');
     fc.assert(
       fc.property(
         fc.array(eventArb, { minLength: 1, maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 10 }),
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 1, max: 40 }),
-        (specs, sizes, idle, held) => {
+        fc.array(memoryArb, { minLength: 1, maxLength: 10 }),
+        (specs, sizes, idle, held, memory) => {
           const events: HeldEvent[] = [];
           specs.forEach((spec, i) => {
             const offset = events.length;
@@ -208,42 +221,52 @@ describe('chains applied by the sink give the sessions of all events', () => {
           });
           const sessionizer = new PartitionSessions(idle, held);
           let stored: Session<HeldEvent>[] = [];
+          let recent: Session<HeldEvent>[] = [];
           const storedEvents = new Map<string, HeldEvent>();
           for (let at = 0, k = 0; at < events.length; k++) {
             const slice = events.slice(at, at + sizes[k % sizes.length]!);
             at += slice.length;
-            const chains = take(sessionizer, batch(...slice));
-            if (chains.length === 0) continue;
-            const present = new Set(
-              chains
-                .flatMap((c) => c.sessions.flatMap((s) => s.events.map((e) => e.message_id)))
-                .filter((id) => storedEvents.has(id)),
+            const ids = new Set(slice.map((e) => e.message_id));
+            const sent = take(sessionizer, batch(...slice)).flatMap((c) =>
+              c.sessions.flatMap((s) => s.events.filter((e) => ids.has(e.message_id))),
             );
-            for (const e of chains.flatMap((c) => c.sessions.flatMap((s) => s.events))) {
-              if (!storedEvents.has(e.message_id)) storedEvents.set(e.message_id, e);
-            }
+            const storedNow = new Set(sent.filter((e) => !storedEvents.has(e.message_id)).map((e) => e.message_id));
+            for (const e of sent) if (storedNow.has(e.message_id)) storedEvents.set(e.message_id, e);
+            if (storedNow.size === 0) continue;
             const spans = stored.map((s) => ({
               ...s,
               started: s.started_at,
               ended: s.ended_at,
               events: s.events.length,
             }));
-            const sessions = chains.map((c) => c.sessions);
+            const { chains, recentUsed } = candidateChains(recent, sent, (id) => storedNow.has(id), RULES);
             const copy = (id: string) => {
               const e = storedEvents.get(id);
               return e && { userId: e.user_id, timestamp: e.timestamp, offset: e.offset };
             };
-            const outcome = chainsMatchStored('u', sessions, copy)
-              ? applyChains(spans, sessions, RULES.gapMs, present)
-              : undefined;
+            const present = new Set(
+              chains
+                .flatMap((c) => c.flatMap((s) => s.events.map((e) => e.message_id)))
+                .filter((id) => !storedNow.has(id)),
+            );
+            const outcome =
+              stillStored(recentUsed, spans) && chainsMatchStored('u', chains, copy)
+                ? applyChains(spans, chains, RULES.gapMs, present)
+                : undefined;
+            let last: Session<HeldEvent>[];
             if (outcome) {
               trusted++;
               const gone = new Set(outcome.removed.map((s) => s.session_id));
               stored = [...stored.filter((s) => !gone.has(s.session_id)), ...outcome.added];
+              last = lastChainAfter(recent, outcome, RULES.gapMs);
             } else {
               resplit++;
               stored = splitSessions([...storedEvents.values()], RULES.gapMs, RULES.maxMs);
+              last = chainsOf(stored, RULES.gapMs).at(-1)!;
             }
+            const remembered = memory[k % memory.length]!;
+            if (remembered === 'kept') recent = last;
+            else if (remembered === 'forgotten') recent = [];
           }
           const sort = (sessions: Session<HeldEvent>[]) => [...sessions].sort((a, b) => a.started_at - b.started_at);
           // The stored copy of each message id is the first one read.
@@ -263,5 +286,88 @@ describe('chains applied by the sink give the sessions of all events', () => {
     );
     // Both ways were taken, many times.
     assert.ok(trusted > 1000 && resplit > 1000, `trusted ${trusted}, re-split ${resplit}`);
+  });
+});
+
+describe('candidateChains', () => {
+  const recent = splitSessions([ev('a', 0), ev('b', 5), ev('c', 40)], RULES.gapMs, RULES.maxMs);
+
+  it('splits the batch events with the recent ones, keeping the chains with an event stored now', () => {
+    const d = ev('d', 44);
+    const { chains, recentUsed } = candidateChains(recent, [d], (id) => id === 'd', RULES);
+    assert.deepEqual(
+      chains.map((c) => ids(c)),
+      [[['c', 'd']]],
+    );
+    assert.deepEqual(ids(recentUsed), [['c']]);
+  });
+
+  it('keeps the recent copy of a repeated id, and leaves out chains with nothing stored now', () => {
+    const again = ev('b', 90);
+    const { chains, recentUsed } = candidateChains(recent, [again, ev('e', 8)], (id) => id === 'e', RULES);
+    assert.deepEqual(
+      chains.map((c) => ids(c)),
+      [[['a', 'b', 'e']]],
+    );
+    assert.equal(chains[0]![0]!.events[1]!.timestamp, 5);
+    assert.deepEqual(ids(recentUsed), [['a', 'b']]);
+  });
+});
+
+describe('stillStored', () => {
+  const [session] = splitSessions([ev('a', 0), ev('b', 5)], RULES.gapMs, RULES.maxMs);
+  const span = { session_id: session!.session_id, started: 0, ended: 5, events: 2 };
+
+  it('holds when each recent session is stored with its id, span and number of events', () => {
+    assert.equal(stillStored([session!], [span]), true);
+    assert.equal(stillStored([], []), true);
+  });
+
+  it('fails when another writer moved one', () => {
+    assert.equal(stillStored([session!], []), false);
+    assert.equal(stillStored([session!], [{ ...span, events: 3 }]), false);
+    assert.equal(stillStored([session!], [{ ...span, ended: 7 }]), false);
+    assert.equal(stillStored([session!], [{ ...span, session_id: 'other' }]), false);
+  });
+});
+
+describe('lastChainAfter', () => {
+  it('is the last chain of the recent sessions the outcome kept and the sessions it added', () => {
+    const [early, late] = splitSessions([ev('a', 0), ev('b', 30)], RULES.gapMs, RULES.maxMs);
+    const grown = splitSessions([late!.events[0]!, ev('c', 33)], RULES.gapMs, RULES.maxMs);
+    const outcome = { removed: [{ session_id: late!.session_id }], added: grown };
+    assert.deepEqual(ids(lastChainAfter([early!, late!], outcome, RULES.gapMs)), [['b', 'c']]);
+    // A late event before the last chain: the last chain stays.
+    const before = splitSessions([early!.events[0]!, ev('z', 2)], RULES.gapMs, RULES.maxMs);
+    const outcome2 = { removed: [{ session_id: early!.session_id }], added: before };
+    assert.deepEqual(ids(lastChainAfter([early!, late!], outcome2, RULES.gapMs)), [['b']]);
+  });
+});
+
+describe('chain records', () => {
+  const s = new PartitionSessions(1000);
+  take(s, batch(ev('a', 0), ev('b', 5), ev('c', 14)));
+  const [chain] = take(s, batch(ev('d', 20), ev('e', 27)));
+  const eventsOf = (r: SessionChainRecord) => r.sessions.map((x) => [x.session_id, x.events.map((e) => e.message_id)]);
+
+  it('carry only the events new to the chain, in the sessions they fall in', () => {
+    // a b c d | e: the length limit (25) cuts before e.
+    assert.deepEqual(ids(chain!.sessions), [['a', 'b', 'c', 'd'], ['e']]);
+    const record = chainRecord(chain!, new Set(['d', 'e']));
+    assert.deepEqual(eventsOf(record), [
+      [chain!.sessions[0]!.session_id, ['d']],
+      [chain!.sessions[1]!.session_id, ['e']],
+    ]);
+  });
+
+  it('cut in halves keep their order and sessions, down to one event', () => {
+    const record = chainRecord(chain!, new Set(['a', 'b', 'c', 'd', 'e']));
+    const [first, second] = halvesOf(record)!;
+    assert.deepEqual(eventsOf(first), [[chain!.sessions[0]!.session_id, ['a', 'b', 'c']]]);
+    assert.deepEqual(eventsOf(second), [
+      [chain!.sessions[0]!.session_id, ['d']],
+      [chain!.sessions[1]!.session_id, ['e']],
+    ]);
+    assert.equal(halvesOf(chainRecord(chain!, new Set(['e']))), undefined);
   });
 });
