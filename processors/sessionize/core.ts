@@ -3,7 +3,8 @@ import { type Session, chainsOf, splitSessions } from '../../domain/session.js';
 
 /**
  * An event as the sessionizer holds it: its properties stay the JSON text they arrived as. It never
- * reads them, and a held event goes out again with every chain it is part of.
+ * reads them, and lets them go once the batch that brought the event is split: a chain's record
+ * carries only the chain's new events (`SessionChain.added`).
  */
 export type HeldEvent = Omit<AnalyticsEvent, 'properties'> & { properties: string };
 
@@ -21,6 +22,8 @@ export interface SessionChain {
   userId: string;
   rules: SessionRules;
   sessions: Session<HeldEvent>[];
+  /** The message ids of the batch's events new to the chain: the only events that keep their properties. */
+  added: Set<string>;
 }
 
 /** What a batch makes of the state: its chains, and the state after it once committed. */
@@ -110,11 +113,13 @@ export class PartitionSessions {
       const split = chainsOf(splitSessions([...state.events, ...events], rules.gapMs, rules.maxMs), rules.gapMs);
       for (const chain of split) {
         if (chain.some((s) => s.events.some((e) => added.has(e.message_id)))) {
-          chains.push({ projectId: state.projectId, userId: state.userId, rules, sessions: chain });
+          chains.push({ projectId: state.projectId, userId: state.userId, rules, sessions: chain, added });
         }
       }
       held -= state.events.length;
-      state.events = split[split.length - 1]!.flatMap((s) => s.events);
+      state.events = split[split.length - 1]!.flatMap((s) =>
+        s.events.map((e) => (added.has(e.message_id) ? { ...e, properties: '' } : e)),
+      );
       held += state.events.length;
       state.ids = new Set(state.events.map((e) => e.message_id));
       state.lowest = state.events.reduce((lowest, e) => Math.min(lowest, e.offset), Infinity);

@@ -31,11 +31,11 @@ const eventRecord = (e: SessionChain['sessions'][number]['events'][number]): Ses
 });
 
 /**
- * A chain as the sessionizer writes it: the sessions holding events from `newIds` (those new to
- * the chain), each with those events only. The sink keeps the chains it stored, so sending their
- * other events again with every new one would make an event's cost grow with its session.
+ * A chain as the sessionizer writes it: the sessions holding events new to it, each with those
+ * events only. The sink keeps the chains it stored, so sending their other events again with
+ * every new one would make an event's cost grow with its session.
  */
-export function chainRecord(chain: SessionChain, newIds: Set<string>): SessionChainRecord {
+export function chainRecord(chain: SessionChain): SessionChainRecord {
   return {
     project_id: chain.projectId,
     user_id: chain.userId,
@@ -43,7 +43,7 @@ export function chainRecord(chain: SessionChain, newIds: Set<string>): SessionCh
     max_ms: chain.rules.maxMs,
     complete: false,
     sessions: chain.sessions.flatMap((s) => {
-      const events = s.events.filter((e) => newIds.has(e.message_id));
+      const events = s.events.filter((e) => chain.added.has(e.message_id));
       return events.length === 0 ? [] : [{ session_id: s.session_id, events: events.map(eventRecord) }];
     }),
   };

@@ -15,7 +15,7 @@ export const SESSIONIZE = 'sessionize';
 /** A user idle this long (receipt time) is forgotten: a later event of theirs is checked by the sink. */
 const IDLE_MS = 60 * 60_000;
 
-/** Events held per partition at most (~50 MB): beyond, the least recently active users are forgotten. */
+/** Events held per partition at most (without their properties): beyond, the least recently active users are forgotten. */
 const MAX_HELD_EVENTS = 100_000;
 
 /**
@@ -137,7 +137,6 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     const configs = await projectAnalyticsConfigs(deps.db, [...new Set(events.map((e) => e.projectId))]);
     const step = state.add(events, (projectId) => configs.get(projectId)!.session);
     const { chains } = step;
-    const batchIds = new Set(events.map((e) => e.event.message_id));
     // A user erased since their events were read has no key: their chains are not written.
     const keys = await sealingKeys(
       deps.db,
@@ -154,7 +153,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
         return halves ? halves.flatMap(encode) : [value];
       };
       const key = userKey(chain.projectId, sealing.ref);
-      return encode(chainRecord(chain, batchIds)).map((value) => ({ key, value }));
+      return encode(chainRecord(chain)).map((value) => ({ key, value }));
     });
     const next = Number(batch.lastOffset()) + 1;
     const progress: SessionizeProgress = { processed: next };

@@ -128,8 +128,7 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
     const slice = ordered.slice(i, i + 37);
     const step = sessionizer.add(slice, () => DEFAULT_ANALYTICS.session);
     step.commit();
-    const ids = new Set(slice.map((e) => e.event.message_id));
-    const batch = step.chains.map((c, j) => ({ partition: 0, offset: i + j, key: null, value: chainRecord(c, ids) }));
+    const batch = step.chains.map((c, j) => ({ partition: 0, offset: i + j, key: null, value: chainRecord(c) }));
     const committed = await inTransaction(services().db, (client) => analyticsSink.write(client, batch));
     // Sometimes the sink does not learn what it stored, as when another member applied the batch:
     // its recent sessions of those users are then out of date.
