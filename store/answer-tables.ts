@@ -1,6 +1,8 @@
 import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
 import { FEATURE_FACTS } from './contributions.js';
 import { type AnalyticsOverrides, analyticsConfig } from '../domain/analytics-config.js';
+import { type GrownSession, featureFirsts } from '../domain/contribution/growth.js';
+import type { SessionContribution } from '../domain/contribution/types.js';
 import type { PoolClient } from '../lib/db.js';
 import { lockUsers, shareProjects } from './locks.js';
 
@@ -206,18 +208,58 @@ const SEGMENT_REACH_SQL = `with ${USERS}, ${MEMBERS}, ${EDGES}
          count(*)::int as users, count(e.ms)::int as discovered, coalesce(sum(e.ms), 0)::bigint as discovery_ms
   from m join e using (project_id, user_id) group by 1, 2, 3, 4, 5, 6, 7`;
 
-/** Each answer table, the statement giving a set of users' share of it, and whether it reads segments ($4). */
-const SHARES: { spec: AdditiveTable; sql: string; segments?: true }[] = [
-  { spec: REACH, sql: REACH_SQL },
-  frictionReach('friction_page_reach', 'friction_page_users', ['page']),
-  frictionReach('friction_element_reach', 'friction_element_users', ['page', 'element']),
-  { spec: USER_REACH, sql: USER_REACH_SQL },
-  { spec: TENURE, sql: TENURE_SQL },
-  { spec: DISCOVERY, sql: DISCOVERY_SQL },
-  { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, segments: true },
-  { spec: SEGMENT_FEATURE_DAILY, sql: SEGMENT_FEATURE_DAILY_SQL, segments: true },
-  { spec: SEGMENT_REACH, sql: SEGMENT_REACH_SQL, segments: true },
+/**
+ * What a share reads of one session beyond its id, day and start (see sharesUnmoved), as a string.
+ * The per-user rows hold one `sessions_visible` per feature of a session and are present while a
+ * count is positive; the first sighting and use of a feature and the user's first session are the
+ * least over the sessions.
+ */
+const nothing = () => '';
+const sorted = (keys: string[]) => JSON.stringify([...new Set(keys)].sort());
+const featureNames = (c: SessionContribution) => sorted(c.features.map((f) => f.feature));
+const firstsOfFeatures = (c: SessionContribution) =>
+  sorted(c.features.map((f) => `${f.feature}\u0000${featureFirsts(f)}`));
+const featureFacts = (c: SessionContribution) =>
+  sorted(
+    c.features.map((f) =>
+      JSON.stringify([f.feature, f.impressions, f.uses, f.empty_state_impressions, f.data_volume_sum, f.data_volume_n]),
+    ),
+  );
+const frictionPages = (c: SessionContribution) => sorted(c.signals.flatMap((s) => (s.page === null ? [] : [s.page])));
+const frictionElements = (c: SessionContribution) =>
+  sorted(c.signals.flatMap((s) => (s.page === null || s.element === null ? [] : [`${s.page}\u0000${s.element}`])));
+
+/**
+ * Each answer table, the statement giving a set of users' share of it, what that share reads of a
+ * session, and whether it reads segments ($4).
+ */
+const SHARES: { spec: AdditiveTable; sql: string; reads: (c: SessionContribution) => string; segments?: true }[] = [
+  { spec: REACH, sql: REACH_SQL, reads: firstsOfFeatures },
+  { ...frictionReach('friction_page_reach', 'friction_page_users', ['page']), reads: frictionPages },
+  {
+    ...frictionReach('friction_element_reach', 'friction_element_users', ['page', 'element']),
+    reads: frictionElements,
+  },
+  { spec: USER_REACH, sql: USER_REACH_SQL, reads: nothing },
+  { spec: TENURE, sql: TENURE_SQL, reads: featureNames },
+  { spec: DISCOVERY, sql: DISCOVERY_SQL, reads: firstsOfFeatures },
+  { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, reads: nothing, segments: true },
+  { spec: SEGMENT_FEATURE_DAILY, sql: SEGMENT_FEATURE_DAILY_SQL, reads: featureFacts, segments: true },
+  { spec: SEGMENT_REACH, sql: SEGMENT_REACH_SQL, reads: firstsOfFeatures, segments: true },
 ];
+
+/**
+ * The answer tables a change of a user's sessions cannot move: one that only grew sessions
+ * (grownSessions), each pair reading the same for the table's share. The user's per-user rows then
+ * move only within rows that stay present, by what the share does not read, and every least over
+ * the sessions stays. Any other change moves every table.
+ */
+export function sharesUnmoved(grown: GrownSession[] | null): Set<string> {
+  if (grown === null) return new Set();
+  return new Set(
+    SHARES.filter(({ reads }) => grown.every(([o, c]) => reads(o) === reads(c))).map(({ spec }) => spec.table),
+  );
+}
 
 type User = { projectId: string; userId: string };
 
@@ -228,8 +270,9 @@ type User = { projectId: string; userId: string };
  * depends on, the first session (tenure, days to discovery) and a feature's first use (days to
  * discovery), can move only with a session starting on `from` or later; the user's sessions do not
  * overlap, so every session after it, and every day the values are read on, is from `from` on too.
+ * `unmoved`: the answer tables the change cannot move (sharesUnmoved), whose share is not read.
  */
-export type ChangedUser = User & { from?: string };
+export type ChangedUser = User & { from?: string; unmoved?: ReadonlySet<string> };
 
 /** Which answer tables a writer moves: all, or only the segment tables (a change of user properties). */
 export type AnswerTables = 'all' | 'segments';
@@ -242,12 +285,14 @@ async function addShares(
   sign: 1 | -1,
   tables: AnswerTables,
 ): Promise<void> {
-  const params = [users.map((u) => u.projectId), users.map((u) => u.userId), users.map((u) => u.from ?? '-infinity')];
   // Without segment properties the users have no segments: their statements would read the
   // users' rows to find none.
   const anySegments = Object.values(segmentKeys).some((keys) => keys.length > 0);
   for (const { spec, sql, segments } of SHARES) {
     if ((tables === 'segments' && !segments) || (segments && !anySegments)) continue;
+    const moved = users.filter((u) => !u.unmoved?.has(spec.table));
+    if (moved.length === 0) continue;
+    const params = [moved.map((u) => u.projectId), moved.map((u) => u.userId), moved.map((u) => u.from ?? '-infinity')];
     const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(
       sql,
       segments ? [...params, JSON.stringify(segmentKeys)] : params,

@@ -1,9 +1,10 @@
 import type { AnalyticsConfig } from '../../domain/analytics-config.js';
+import { featuresWithNewFirsts, grownSessions } from '../../domain/contribution/growth.js';
 import { type PageDay, frictionAlert } from '../../domain/friction/alerts.js';
 import type { FrictionTotals } from '../../domain/friction/index.js';
 import type { PoolClient } from '../../lib/db.js';
 import { perUserTable, sharedTable } from '../../store/additive-deltas.js';
-import { type ChangedUser, answerTableShares } from '../../store/answer-tables.js';
+import { type ChangedUser, answerTableShares, sharesUnmoved } from '../../store/answer-tables.js';
 import { ContributionDeltas } from '../../store/contributions.js';
 import { type TouchedFeature, refreshFeatureUsers } from '../../store/feature-users.js';
 import { type SessionWrites, writeSessions } from '../../store/sessions.js';
@@ -33,7 +34,11 @@ export async function applyChanges(
     // on a user's sessions is read from that day (store/answer-tables.ts, store/feature-users.ts).
     const from = [...old.map((s) => s.contribution.day), ...fresh.map((f) => f.c.day)].sort()[0];
     const user = { projectId: t.projectId, userId: t.userId, ...(from === undefined ? {} : { from }) };
-    users.push(user);
+    const grown = grownSessions(
+      old.map((s) => s.contribution),
+      fresh.map((f) => f.c),
+    );
+    users.push({ ...user, unmoved: sharesUnmoved(grown) });
     for (const session of old) {
       deltas.add(t.projectId, session.contribution, -1);
       writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
@@ -47,8 +52,15 @@ export async function applyChanges(
         pageDays.set(key, { projectId: t.projectId, page: p.page, day: c.day, receivedAt: latest });
       }
     }
-    const touchedFeatures = [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) => c.features);
-    for (const feature of new Set(touchedFeatures.map((f) => f.feature))) features.push({ ...user, feature });
+    // A grown session moves a user's first sighting or use of a feature only where its own did.
+    const touchedFeatures = grown
+      ? featuresWithNewFirsts(grown)
+      : new Set(
+          [...old.map((s) => s.contribution), ...fresh.map((f) => f.c)].flatMap((c) =>
+            c.features.map((f) => f.feature),
+          ),
+        );
+    for (const feature of touchedFeatures) features.push({ ...user, feature });
   }
   users.sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
   // Per-user rows first, under the users' locks; the shared rows (daily sums, answer tables,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { inTransaction } from '../../lib/db.js';
+import { type PoolClient, inTransaction } from '../../lib/db.js';
 import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../store/feature-usage.js';
 import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
@@ -109,6 +109,29 @@ async function feed(events: TrackedEventRecord[], seed: number): Promise<void> {
 }
 
 /**
+ * Users read by two of the answer tables' shares (store/answer-tables.ts): user_reach, which a
+ * session that only grew never moves, and segment_feature_daily, which it moves with any new fact.
+ */
+const shareReads = { userReach: 0, segmentFeatures: 0 };
+
+/** The client, counting in shareReads the users each of those statements reads. */
+function countingShares(client: PoolClient): PoolClient {
+  return new Proxy(client, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name, target);
+      if (name !== 'query') return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      return (sql: unknown, params?: unknown[]) => {
+        // A user may come twice (two changes of theirs in a batch): the statement reads them once.
+        const users = () => new Set(params![1] as string[]).size;
+        if (typeof sql === 'string' && sql.includes('from user_daily q')) shareReads.userReach += users();
+        if (typeof sql === 'string' && sql.includes('sum(d.data_volume_n)')) shareReads.segmentFeatures += users();
+        return target.query(sql as string, params);
+      };
+    },
+  });
+}
+
+/**
  * Feeds the events as the sessionize processor would pass them on: mostly in time order, every
  * tenth one late (among the next day's), through a sessionizer that forgets users idle for six
  * hours, so the sink both trusts chains and re-splits the ones that do not continue its sessions,
@@ -124,12 +147,15 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
       event: { ...e, received_at: at, offset },
     }));
   const sessionizer = new PartitionSessions(6 * 3_600_000);
-  for (let i = 0; i < ordered.length; i += 37) {
-    const slice = ordered.slice(i, i + 37);
+  // Batches of 1 to 40 events: small ones grow a session a few events at a time, as live traffic does.
+  for (let i = 0, size = 1; i < ordered.length; i += size, size = 1 + Math.floor(rnd() * 40)) {
+    const slice = ordered.slice(i, i + size);
     const step = sessionizer.add(slice, () => DEFAULT_ANALYTICS.session);
     step.commit();
     const batch = step.chains.map((c, j) => ({ partition: 0, offset: i + j, key: null, value: chainRecord(c) }));
-    const committed = await inTransaction(services().db, (client) => analyticsSink.write(client, batch));
+    const committed = await inTransaction(services().db, (client) =>
+      analyticsSink.write(countingShares(client), batch),
+    );
     // Sometimes the sink does not learn what it stored, as when another member applied the batch:
     // its recent sessions of those users are then out of date.
     if (rnd() >= 0.15) committed?.();
@@ -350,6 +376,9 @@ describe('answer-sized feature and friction tables (migrations 15, 17 and 23, st
     // The same events as sessionized chains (late ones among them) give the same tables.
     await feedChains(events, 12);
     for (const [i, table] of compared.entries()) assert.deepEqual(await stored(table, projectId), before[i], table);
+    // Sessions that only grew skip the shares they cannot move (sharesUnmoved): reading every share of
+    // every changed user, both counts would be equal.
+    assert.ok(shareReads.userReach < 0.9 * shareReads.segmentFeatures, JSON.stringify(shareReads));
 
     for (const userId of ['u3', 'u8'])
       await inTransaction(services().db, (client) => eraseUser(client, projectId, userId));

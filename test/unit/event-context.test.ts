@@ -4,25 +4,12 @@ import type { FrictionSignal, SignalKind } from '../../domain/contribution/types
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { contextOf, sessionOccurrences } from '../../domain/context/occurrences.js';
 import type { Session } from '../../domain/session.js';
+import { userEvent } from './user-events.js';
 
 const config = analyticsConfig();
 const WINDOW = DEFAULT_ANALYTICS.contextSuccessWindowMs;
 
-let offset = 0;
-const ev = (
-  id: string,
-  timestamp: number,
-  event: string,
-  properties: Record<string, unknown> = {},
-): AnalyticsEvent => ({
-  message_id: id,
-  user_id: 'u1',
-  event,
-  timestamp,
-  received_at: timestamp,
-  offset: offset++,
-  properties,
-});
+const ev = userEvent;
 const session = (events: AnalyticsEvent[]): Session => ({
   session_id: 's1',
   user_id: 'u1',

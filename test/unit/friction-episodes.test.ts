@@ -4,6 +4,7 @@ import { frictionIndex } from '../../domain/friction/index.js';
 import type { FrictionSignal, PageFacts, SessionContribution, SignalKind } from '../../domain/contribution/types.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { sessionContribution } from '../../domain/contribution/session.js';
+import { userEvent } from './user-events.js';
 import { type FrictionEpisode, frictionEpisodes } from '../../domain/friction/episodes.js';
 
 const weights = DEFAULT_ANALYTICS.weights;
@@ -248,16 +249,8 @@ describe('friction episodes', () => {
 
   describe('over a contribution computed from a session', () => {
     const T = 1_700_000_000_000;
-    let offset = 0;
-    const ev = (id: string, at: number, event: string, properties: Record<string, unknown>): AnalyticsEvent => ({
-      message_id: id,
-      user_id: 'u1',
-      event,
-      timestamp: T + at,
-      received_at: T + at + 20,
-      offset: offset++,
-      properties,
-    });
+    const ev = (id: string, at: number, event: string, properties: Record<string, unknown>) =>
+      userEvent(id, T + at, event, properties);
     const burst = [
       ev('pv', 0, 'page_view', { page: '/checkout' }),
       ev('c1', 5000, 'click', { element: 'pay' }),
