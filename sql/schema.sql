@@ -523,6 +523,7 @@ create table job_user_changes (
   change_id bigint not null,
   project_id uuid not null,
   user_id text not null,
+  events_since timestamp with time zone,
   constraint job_user_changes_pkey PRIMARY KEY (change_id)
 );
 CREATE INDEX job_user_changes_project ON public.job_user_changes USING btree (project_id);
@@ -543,6 +544,19 @@ create table job_user_facts (
   constraint job_user_facts_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
 );
 CREATE INDEX job_user_facts_user ON public.job_user_facts USING btree (project_id, user_id);
+
+create table job_user_steps (
+  project_id uuid not null,
+  job_id text not null,
+  user_id text not null,
+  started_at timestamp with time zone not null,
+  steps text[] not null,
+  last_step text,
+  last_step_at timestamp with time zone,
+  last_step_offset bigint,
+  constraint job_user_steps_pkey PRIMARY KEY (project_id, job_id, user_id),
+  constraint job_user_steps_project_id_job_id_fkey FOREIGN KEY (project_id, job_id) REFERENCES jobs(project_id, job_id) ON DELETE CASCADE
+);
 
 create table jobs (
   project_id uuid not null,
@@ -725,7 +739,7 @@ create table session_events (
 );
 CREATE INDEX session_events_user_time ON public.session_events USING btree (project_id, user_id, occurred_at);
 CREATE TRIGGER session_events_deleted_jobs AFTER DELETE ON public.session_events REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
-CREATE TRIGGER session_events_inserted_jobs AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
+CREATE TRIGGER session_events_inserted_jobs AFTER INSERT ON public.session_events REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_events_stored();
 CREATE TRIGGER session_events_truncated_jobs AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated_jobs();
 CREATE TRIGGER session_events_truncated_workflows AFTER TRUNCATE ON public.session_events FOR EACH STATEMENT EXECUTE FUNCTION pi_on_session_events_truncated();
 
@@ -830,9 +844,9 @@ create table users (
   constraint users_pkey PRIMARY KEY (project_id, user_id),
   constraint users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
 );
-CREATE TRIGGER users_deleted_jobs AFTER DELETE ON public.users REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
-CREATE TRIGGER users_inserted_jobs AFTER INSERT ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
-CREATE TRIGGER users_updated_jobs AFTER UPDATE ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_inputs_changed();
+CREATE TRIGGER users_deleted_jobs AFTER DELETE ON public.users REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_properties_changed();
+CREATE TRIGGER users_inserted_jobs AFTER INSERT ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_properties_changed();
+CREATE TRIGGER users_updated_jobs AFTER UPDATE ON public.users REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_job_user_properties_changed();
 
 create table warehouse_exports (
   project_id uuid not null,
@@ -1190,12 +1204,32 @@ begin
   return null;
 end $function$;
 
+CREATE OR REPLACE FUNCTION public.pi_on_job_user_events_stored()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into job_user_changes (project_id, user_id, events_since)
+  select project_id, user_id, min(occurred_at) from changed_rows group by 1, 2;
+  return null;
+end $function$;
+
 CREATE OR REPLACE FUNCTION public.pi_on_job_user_inputs_changed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 begin
   insert into job_user_changes (project_id, user_id) select distinct project_id, user_id from changed_rows;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_job_user_properties_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into job_user_changes (project_id, user_id, events_since)
+  select distinct project_id, user_id, 'infinity'::timestamptz from changed_rows;
   return null;
 end $function$;
 

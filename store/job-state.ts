@@ -2,12 +2,12 @@ import { analyticsConfig, type AnalyticsOverrides } from '../domain/analytics-co
 import { type FrictionTotals, frictionIndex } from '../domain/friction/index.js';
 import { type JobUserFacts, addsNothing, jobContribution } from '../domain/jobs/facts.js';
 import { type DropOffInput, type KnownUser, type TargetedJob, dropOffPoints } from '../domain/jobs/targeting.js';
-import { stepSql } from '../domain/workflows/steps.js';
 import type { Pool, PoolClient } from '../lib/db.js';
 import type { DateRange } from '../domain/date-range.js';
 import { type AdditiveTable, AdditiveDeltas, big, int } from './additive-deltas.js';
 import { summedFacts } from './friction-facts.js';
 import { lockProjectPass } from './locks.js';
+import type { ChangedJobUser } from './job-user-facts.js';
 
 /**
  * The jobs worker's kept state (migration 21): per job and user the facts the job's numbers sum
@@ -77,14 +77,16 @@ export async function projectJobs(client: PoolClient, projectId: string): Promis
 export async function takeJobChanges(
   client: PoolClient,
   projectId: string,
-): Promise<{ all: boolean; users: string[] }> {
+): Promise<{ all: boolean; users: ChangedJobUser[] }> {
   // Rows committed before these statements; what they name is read by later statements.
   const { rowCount } = await client.query('delete from job_changes where project_id = $1', [projectId]);
-  const { rows } = await client.query<{ user_id: string }>(
-    'delete from job_user_changes where project_id = $1 returning user_id',
+  const { rows } = await client.query<{ user_id: string; since: string | null }>(
+    `with taken as (delete from job_user_changes where project_id = $1 returning user_id, events_since)
+     select user_id, case when bool_or(events_since is null) then null else min(events_since) end::text as since
+     from taken group by user_id`,
     [projectId],
   );
-  return { all: (rowCount ?? 0) > 0, users: [...new Set(rows.map((r) => r.user_id))] };
+  return { all: (rowCount ?? 0) > 0, users: rows.map((r) => ({ userId: r.user_id, eventsSince: r.since })) };
 }
 
 /** Every user the project's jobs may count: known users and anyone with a job row. */
@@ -92,6 +94,7 @@ export async function projectJobUsers(client: PoolClient, projectId: string): Pr
   const { rows } = await client.query<{ user_id: string }>(
     `select user_id from users where project_id = $1 union select user_id from user_metrics where project_id = $1
      union select user_id from job_user_facts where project_id = $1 union select user_id from job_targets where project_id = $1
+     union select user_id from job_user_steps where project_id = $1
      union select user_id from job_completions where project_id = $1
      union select user_id from job_interventions where project_id = $1`,
     [projectId],
@@ -127,47 +130,6 @@ export async function retarget(
     `insert into job_targets (project_id, job_id, user_id) select $1, $2, unnest($3::text[]) on conflict do nothing`,
     [projectId, jobId, targets],
   );
-}
-
-/**
- * The facts of `users` for each of `jobs`, read now. "After the job" is judged on receipt time, as
- * completions are; a completion's time counts from the user's first event received after the job
- * was created (0 when there is none, as avg's greatest(0, null) did).
- */
-export async function jobUserFacts(
-  client: PoolClient,
-  projectId: string,
-  jobs: JobRow[],
-  users: string[],
-): Promise<JobUserFacts[]> {
-  const { rows } = await client.query<JobUserFacts>(
-    `select p.job_id, p.user_id,
-            exists (select 1 from job_targets t where t.project_id = $1 and t.job_id = p.job_id and t.user_id = p.user_id)
-              as in_targets,
-            c.user_id is not null as completed,
-            case when c.user_id is null then 0
-                 else coalesce(greatest(0, round(extract(epoch from c.completed_at - e.started) * 1000)), 0) end::bigint
-              as completion_ms,
-            (select count(*)::int from job_interventions i
-             where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'shown') as shown,
-            (select count(*)::int from job_interventions i
-             where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'accepted') as accepted,
-            coalesce(e.steps, '{}') as steps, e.last_step, to_char(e.started at time zone 'utc', 'YYYY-MM-DD') as day
-     from (select j.job_id, j.goal, j.created_at, u.user_id
-           from jobs j cross join unnest($2::text[]) as u(user_id)
-           where j.project_id = $1 and j.job_id = any ($3::text[])) p
-     left join job_completions c on c.project_id = $1 and c.job_id = p.job_id and c.user_id = p.user_id
-     left join lateral (
-       select min(x.occurred_at) as started,
-              array_agg(distinct x.step) filter (where x.step is not null) as steps,
-              (array_agg(x.step order by x.occurred_at desc, x.kafka_offset desc) filter (where x.step is not null))[1]
-                as last_step
-       from (select ${stepSql('s', 'p.goal')} as step, s.occurred_at, s.kafka_offset from session_events s
-             where s.project_id = $1 and s.user_id = p.user_id and s.received_at >= p.created_at) x
-     ) e on true`,
-    [projectId, users, jobs.map((j) => j.job_id)],
-  );
-  return rows;
 }
 
 /** Replaces the facts of `users` for `jobIds` with `facts` and moves the jobs' sums by the difference. */

@@ -35,6 +35,7 @@ const USER_DATA_TABLES = [
   'behavioural_cohort_members',
   'workflow_attempts',
   'job_user_facts',
+  'job_user_steps',
 ] as const;
 
 /**

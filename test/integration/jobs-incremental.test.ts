@@ -194,6 +194,12 @@ describe('jobs kept per changed user equal a full recomputation', function () {
         });
         assert.equal((await call(api, 'POST', '/events/batch', { key, json: { events } })).status, 202);
         await waitForAnalytics();
+        // The pass reads the user's events from the earliest stored now, not all of them (migration 31).
+        const { rows: since } = await services().db.query<{ since: Date | null }>(
+          'select min(events_since) as since from job_user_changes where project_id = $1 and user_id = $2',
+          [projectId, user],
+        );
+        assert.equal(since[0]!.since?.getTime(), base, `step ${step} (${op}): events_since`);
       }
       await refreshJobs(services());
       for (const job of jobs) {
@@ -240,6 +246,7 @@ describe('jobs kept per changed user equal a full recomputation', function () {
     const tables = [
       'job_targets',
       'job_user_facts',
+      'job_user_steps',
       'job_sums',
       'job_step_sums',
       'job_day_sums',
