@@ -19,7 +19,7 @@ interface JobUserSteps {
   last_step: string | null;
   last_step_at: string | null;
   last_step_offset: string | null;
-  /** differs from the kept row */
+  /** to be written: differs from the kept row, or read from all events */
   moved: boolean;
 }
 
@@ -57,8 +57,10 @@ export async function jobUserFacts(
              where i.project_id = $1 and i.user_id = p.user_id and i.job_id = p.job_id and i.kind = 'accepted') as accepted,
             m.steps, m.last_step, to_char(m.started_at at time zone 'utc', 'YYYY-MM-DD') as day,
             m.started_at::text, m.last_step_at::text, m.last_step_offset::text,
-            (k.started_at, k.steps, k.last_step_at, k.last_step_offset)
-              is distinct from (m.started_at, m.steps, m.last_step_at, m.last_step_offset) as moved
+            -- Read from all events, a row may be kept though none is left; merged, none was kept if k is null.
+            p.since is null or (k.started_at is not null or m.started_at is not null)
+              and (k.started_at, k.steps, k.last_step_at, k.last_step_offset)
+                  is distinct from (m.started_at, m.steps, m.last_step_at, m.last_step_offset) as moved
      from (select j.job_id, j.goal, j.created_at, u.user_id, u.since
            from jobs j cross join unnest($2::text[], $4::timestamptz[]) as u(user_id, since)
            where j.project_id = $1 and j.job_id = any ($3::text[])) p
