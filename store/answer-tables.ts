@@ -256,9 +256,15 @@ const SHARES: { spec: AdditiveTable; sql: string; reads: (c: SessionContribution
  */
 export function sharesUnmoved(grown: GrownSession[] | null): Set<string> {
   if (grown === null) return new Set();
-  return new Set(
-    SHARES.filter(({ reads }) => grown.every(([o, c]) => reads(o) === reads(c))).map(({ spec }) => spec.table),
-  );
+  // Shares that read the same of a session are compared once.
+  const same = new Map<(c: SessionContribution) => string, boolean>();
+  const unmoved = new Set<string>();
+  for (const { spec, reads } of SHARES) {
+    let equal = same.get(reads);
+    if (equal === undefined) same.set(reads, (equal = grown.every(([o, c]) => reads(o) === reads(c))));
+    if (equal) unmoved.add(spec.table);
+  }
+  return unmoved;
 }
 
 type User = { projectId: string; userId: string };

@@ -24,7 +24,7 @@ export function grownSessions(old: SessionContribution[], fresh: SessionContribu
 
 /** A feature's firsts in one session (its first sighting, first use and how, whether used): feature_users' inputs. */
 export const featureFirsts = (f: SessionFeatureFacts): string =>
-  JSON.stringify([f.uses > 0, f.first_seen_at, f.first_used_at, f.first_use_source]);
+  `${f.uses > 0}\u0000${f.first_seen_at}\u0000${f.first_used_at}\u0000${f.first_use_source}`;
 
 /** The features whose firsts differ between a grown session's old and fresh contribution (or are in one only). */
 export function featuresWithNewFirsts(pairs: GrownSession[]): Set<string> {
