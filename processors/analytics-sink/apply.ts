@@ -39,12 +39,13 @@ export async function applyChanges(
       fresh.map((f) => f.c),
     );
     users.push({ ...user, unmoved: sharesUnmoved(grown) });
-    for (const session of old) {
-      deltas.add(t.projectId, session.contribution, -1);
-      writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
+    if (grown) for (const pair of grown) deltas.addGrowth(t.projectId, pair);
+    else {
+      for (const session of old) deltas.add(t.projectId, session.contribution, -1);
+      for (const { c } of fresh) deltas.add(t.projectId, c, 1);
     }
+    for (const session of old) writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
     for (const { c, receivedAt } of fresh) {
-      deltas.add(t.projectId, c, 1);
       writes.added.push({ projectId: t.projectId, userId: t.userId, c });
       for (const p of c.pages) {
         const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { DEFAULT_ANALYTICS, analyticsConfig } from '../../domain/analytics-config.js';
+import { sessionContribution } from '../../domain/contribution/session.js';
+import { grownSessions } from '../../domain/contribution/growth.js';
+import type { SessionContribution } from '../../domain/contribution/types.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { type Session, splitSessions } from '../../domain/session.js';
+import type { PoolClient } from '../../lib/db.js';
+import { ContributionDeltas } from '../../store/contributions.js';
+import { simulate } from '../../scripts/simulate/generator.js';
+
+const config = analyticsConfig();
+const PROJECT = '00000000-0000-4000-8000-000000000001';
+
+/** The statements `deltas` writes, with their parameters: what reaches the tables. */
+async function written(deltas: ContributionDeltas): Promise<{ sql: string; params: unknown[] }[]> {
+  const calls: { sql: string; params: unknown[] }[] = [];
+  const client = {
+    query(sql: string, params: unknown[]) {
+      calls.push({ sql, params });
+      return Promise.resolve({ rows: [] });
+    },
+  } as unknown as PoolClient;
+  await deltas.apply(client);
+  return calls;
+}
+
+/** Simulated users' sessions with planted friction, as the analytics sink splits them. */
+function simulatedSessions(): Session[] {
+  const simulation = simulate({
+    seed: 11,
+    users: 40,
+    sessions: 2,
+    start: Date.UTC(2026, 10, 2),
+    spanMs: 86_400_000,
+    planted: { rage: 5, dead: 5, loops: 5, backtracks: 5, idle: 5 },
+  });
+  const byUser = new Map<string, AnalyticsEvent[]>();
+  simulation.events.forEach((e, offset) => {
+    const timestamp = Date.parse(e.timestamp!);
+    const events = byUser.get(e.user_id) ?? [];
+    events.push({
+      ...e,
+      message_id: e.message_id!,
+      timestamp,
+      received_at: timestamp,
+      offset,
+      properties: e.properties!,
+    });
+    byUser.set(e.user_id, events);
+  });
+  const { gapMs, maxMs } = DEFAULT_ANALYTICS.session;
+  return [...byUser.values()].flatMap((events) => splitSessions(events, gapMs, maxMs));
+}
+
+/** The contribution of the session's first `n` events, as stored (through JSON, as jsonb gives it back). */
+const prefix = (s: Session, n: number): SessionContribution =>
+  JSON.parse(
+    JSON.stringify(
+      sessionContribution({ ...s, events: s.events.slice(0, n), ended_at: s.events[n - 1]!.timestamp }, config),
+    ),
+  ) as SessionContribution;
+
+describe('ContributionDeltas of a grown session (store/contributions.ts)', () => {
+  it('writes what taking the old contribution away and adding the fresh one writes, event by event', async () => {
+    let pairs = 0;
+    let withChanges = 0;
+    for (const session of simulatedSessions()) {
+      for (let n = 1; n < session.events.length; n++) {
+        const grown = grownSessions(
+          [prefix(session, n)],
+          [
+            sessionContribution(
+              { ...session, events: session.events.slice(0, n + 1), ended_at: session.events[n]!.timestamp },
+              config,
+            ),
+          ],
+        );
+        if (!grown) continue;
+        const whole = new ContributionDeltas();
+        const growth = new ContributionDeltas();
+        for (const [old, fresh] of grown) {
+          whole.add(PROJECT, old, -1);
+          whole.add(PROJECT, fresh, 1);
+          growth.addGrowth(PROJECT, [old, fresh]);
+        }
+        const expected = await written(whole);
+        assert.deepEqual(await written(growth), expected, `${session.session_id}, event ${n + 1}`);
+        pairs++;
+        if (expected.some((w) => /feature_daily|friction_element_daily|event_context_daily/.test(w.sql))) withChanges++;
+      }
+    }
+    // Enough growths, and among them some that move items (not only the per-session rows).
+    assert.ok(pairs > 200, `${pairs} grown pairs`);
+    assert.ok(withChanges > 50, `${withChanges} moved an item's row`);
+  });
+
+  it('takes away an item the fresh contribution no longer holds, and adds one it holds anew', async () => {
+    const base: SessionContribution = {
+      session_id: 's1',
+      user_id: 'u1',
+      day: '2026-11-02',
+      started_at: Date.UTC(2026, 10, 2, 10),
+      ended_at: Date.UTC(2026, 10, 2, 10, 5),
+      events: 3,
+      pages: [],
+      elements: [],
+      features: [],
+      contexts: [
+        {
+          event: 'click',
+          context: 'empty_state',
+          count: 1,
+          successes: 0,
+          dead_click: 1,
+          rage_click: 0,
+          confusion_loop: 0,
+          backtrack: 0,
+        },
+      ],
+      signals: [],
+    };
+    const fresh: SessionContribution = {
+      ...base,
+      events: 4,
+      contexts: [
+        {
+          event: 'click',
+          context: 'with_data_present',
+          count: 1,
+          successes: 1,
+          dead_click: 0,
+          rage_click: 0,
+          confusion_loop: 0,
+          backtrack: 0,
+        },
+      ],
+    };
+    const growth = new ContributionDeltas();
+    growth.addGrowth(PROJECT, [base, fresh]);
+    const contexts = (await written(growth)).find((w) => /event_context_daily/.test(w.sql));
+    assert.deepEqual(contexts?.params.slice(2, 4), [
+      ['empty_state', 'with_data_present'],
+      ['2026-11-02', '2026-11-02'],
+    ]);
+    assert.deepEqual(contexts?.params[4], [-1, 1]);
+  });
+});
