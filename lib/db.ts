@@ -6,6 +6,14 @@ export type PoolClient = pg.PoolClient;
 // int8 columns (offsets, counts) come back as strings by default; ours fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * JSON documents as one parameter, `[a,b,…]`, read with `jsonb_array_elements($n::jsonb)` in a
+ * `rows from (…)` beside the unnests of the other columns. As a text[] or jsonb[] parameter,
+ * node-postgres escapes every element with two regular expressions: 800 session contributions of
+ * ~2 KB took it 140–220 ms of the processors' time, joined 3–6 ms, and Postgres reads both alike.
+ */
+export const jsonArrayParam = (documents: string[]): string => `[${documents.join(',')}]`;
+
 /** Deadlines of a pool's connections (docs/reliability.md); unset = none. */
 export interface PoolLimits {
   /** Postgres cancels a statement running longer (57014, answered 503 by the API). */

@@ -15,7 +15,8 @@ export async function writeSessions(client: PoolClient, writes: SessionWrites): 
     `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
      select u.project_id, u.session_id, u.user_id, u.day, to_timestamp(u.started / 1000.0), to_timestamp(u.ended / 1000.0),
             u.events, u.contribution
-     from unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::bigint[], $6::bigint[], $7::int[], $8::jsonb[])
+     from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::date[]), unnest($5::bigint[]),
+                     unnest($6::bigint[]), unnest($7::int[]), jsonb_array_elements($8::jsonb))
        as u(project_id, session_id, user_id, day, started, ended, events, contribution)`,
     [
       added.map((a) => a.projectId),
@@ -25,7 +26,8 @@ export async function writeSessions(client: PoolClient, writes: SessionWrites): 
       added.map((a) => a.c.started_at),
       added.map((a) => a.c.ended_at),
       added.map((a) => a.c.events),
-      added.map((a) => JSON.stringify(a.c)),
+      // One JSON array, not a jsonb[]: node-postgres escapes each element of an array (lib/db.ts, jsonArrayParam).
+      JSON.stringify(added.map((a) => a.c)),
     ],
   );
   const signals = added.flatMap((a) =>

@@ -37,7 +37,15 @@ export async function chainChanges(
   configs: Map<string, AnalyticsConfig>,
   recent: RecentSessions,
 ): Promise<ChainPlan> {
-  const storedNow = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
+  // Per project, the ids stored now: looked up per event of every changed user's chains, where a
+  // key joined of project and id cost a string each (docs/performance.md, fourteenth session).
+  const storedNow = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const ids = storedNow.get(r.project_id);
+    if (ids) ids.add(r.message_id);
+    else storedNow.set(r.project_id, new Set([r.message_id]));
+  }
+  const none = new Set<string>();
   // Chains written again after a restart of the sessionizer bring nothing stored now and end here.
   const withNew = new Set(rows.map((r) => keyOf(r.project_id, r.user_id)));
   const byUser = new Map<string, { key: string; projectId: string; userId: string; events: AnalyticsEvent[] }>();
@@ -56,8 +64,13 @@ export async function chainChanges(
     .filter((u) => !erased.has(u.key))
     .map((u) => {
       const held = recent.get(u.key);
-      const isNew = (id: string) => storedNow.has(keyOf(u.projectId, id));
-      return { ...u, recent: held, ...candidateChains(held, u.events, isNew, configs.get(u.projectId)!.session) };
+      const isNew = storedNow.get(u.projectId) ?? none;
+      return {
+        ...u,
+        recent: held,
+        isNew,
+        ...candidateChains(held, u.events, (id) => isNew.has(id), configs.get(u.projectId)!.session),
+      };
     })
     .filter((u) => u.chains.length > 0);
   const stored = await storedAround(client, candidates, configs);
@@ -67,15 +80,11 @@ export async function chainChanges(
     const gapMs = configs.get(u.projectId)!.session.gapMs;
     if (!stillStored(u.recentUsed, stored[i]!)) return;
     // Recent events are stored copies: they were when this process stored them, and still are.
-    const recentCopies = new Map(
-      u.recentUsed.flatMap((s) => s.events.map((e) => [e.message_id, { userId: u.userId, ...e }] as const)),
-    );
+    const recentCopies = new Map(u.recentUsed.flatMap((s) => s.events.map((e) => [e.message_id, e] as const)));
     const copyOf = (id: string) => copies.get(keyOf(u.projectId, id)) ?? recentCopies.get(id);
     if (!chainsMatchStored(u.userId, u.chains, copyOf)) return;
     const events = u.chains.flat().flatMap((s) => s.events);
-    const present = new Set(
-      events.filter((e) => !storedNow.has(keyOf(u.projectId, e.message_id))).map((e) => e.message_id),
-    );
+    const present = new Set(events.filter((e) => !u.isNew.has(e.message_id)).map((e) => e.message_id));
     const outcome = applyChains(stored[i]!, u.chains, gapMs, present);
     if (!outcome) return;
     resplit.delete(u.key);

@@ -87,9 +87,9 @@ export function lastChainAfter<S extends { session_id: string }, E extends Timed
   );
 }
 
-/** The stored copy of an event: whose it is, when it happened, where it was read. */
+/** The stored copy of an event: whose it is, when it happened, where it was read (an event is one). */
 export interface StoredCopy {
-  userId: string;
+  user_id: string;
   timestamp: number;
   offset: number;
 }
@@ -111,7 +111,7 @@ export function chainsMatchStored<E extends TimedEvent>(
       s.events.every((e) => {
         const copy = copyOf(e.message_id);
         return (
-          copy !== undefined && copy.userId === userId && copy.timestamp === e.timestamp && copy.offset === e.offset
+          copy !== undefined && copy.user_id === userId && copy.timestamp === e.timestamp && copy.offset === e.offset
         );
       }),
     ),

@@ -1,5 +1,5 @@
 import { type TrackedEventRecord } from '../../domain/tracked-event.js';
-import type { PoolClient } from '../../lib/db.js';
+import { type PoolClient, jsonArrayParam } from '../../lib/db.js';
 import { lockUsers } from '../../store/locks.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import type { StoredCopy } from './core.js';
@@ -57,9 +57,9 @@ export interface Stored {
 
 /**
  * Locks the users and stores their events, except repeats and those of a user erased after they
- * were received. A chain carries its stored events again with each new one, so most records of a
- * busy product's batch are repeats: one read by key finds them before anything else is done for
- * them (their properties, text here, are never parsed as jsonb), and gives their stored copies.
+ * were received. Repeats (chains written again after a restart of the sessionizer) are found by
+ * one read by key, which gives the stored copies of all. The properties go as one JSON array
+ * (`jsonArrayParam`): chains carry only events new to them, so nearly all are stored.
  */
 export async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<Stored> {
   await lockUsers(
@@ -68,7 +68,8 @@ export async function storeEvents(client: PoolClient, records: StorableEvent[]):
   );
   const { rows } = await client.query<StoredEvent & { stored_now: boolean }>(
     `with u as (
-       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[])
+       select * from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
+                                unnest($5::bigint[]), unnest($6::bigint[]), unnest($7::text[]), jsonb_array_elements($8::jsonb))
          as u(project_id, user_id, message_id, ts, rx, off, event, properties)
      ),
      earlier as (
@@ -78,7 +79,7 @@ export async function storeEvents(client: PoolClient, records: StorableEvent[]):
      inserted as (
        insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
        select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off,
-              u.event, u.properties::jsonb
+              u.event, u.properties
        from u
        where not exists (select 1 from earlier b where b.project_id = u.project_id and b.message_id = u.message_id)
          and not exists (select 1 from deleted_users d
@@ -100,14 +101,14 @@ export async function storeEvents(client: PoolClient, records: StorableEvent[]):
       records.map((r) => r.received_at),
       records.map((r) => r.offset),
       records.map((r) => r.event),
-      records.map((r) => r.properties),
+      jsonArrayParam(records.map((r) => r.properties)),
     ],
   );
   const stored: Stored = { rows: [], copies: new Map() };
   for (const { stored_now, ...row } of rows) {
     const r = { ...row, ms: Number(row.ms), rx: Number(row.rx), kafka_offset: Number(row.kafka_offset) };
     stored.copies.set(keyOf(r.project_id, r.message_id), {
-      userId: r.user_id,
+      user_id: r.user_id,
       timestamp: r.ms,
       offset: r.kafka_offset,
     });

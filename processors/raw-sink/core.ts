@@ -1,4 +1,5 @@
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { jsonArrayParam } from '../../lib/db.js';
 
 /** One row of raw_events, in column order. */
 export interface RawEventRow {
@@ -27,7 +28,12 @@ export function toRawEventRow(record: TrackedEventRecord, partition: number, off
   };
 }
 
-/** Rows → one array per column, for a single `insert … select * from unnest(…)`. */
-export function toColumns<R extends object>(rows: R[], columns: (keyof R)[]): unknown[][] {
-  return columns.map((column) => rows.map((row) => row[column]));
+/**
+ * Rows → one parameter per column, for a single `insert … select * from rows from (unnest(…), …)`:
+ * an array per column, and the JSON columns as one JSON array (`jsonArrayParam`).
+ */
+export function toColumns<R extends object>(rows: R[], columns: (keyof R)[], json: (keyof R)[] = []): unknown[] {
+  return columns.map((column) =>
+    json.includes(column) ? jsonArrayParam(rows.map((row) => String(row[column]))) : rows.map((row) => row[column]),
+  );
 }

@@ -49,8 +49,9 @@ export const rawSink: PostgresSink<EventOnWire> = {
     // Events of a user erased after they were received never come back (live or replayed).
     await client.query(
       `insert into raw_events (${COLUMNS.join(', ')})
-       select u.* from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::jsonb[],
-                              $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bigint[]) as u(${COLUMNS.join(', ')})
+       select u.* from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::text[]),
+                                  jsonb_array_elements($5::jsonb), unnest($6::timestamptz[]), unnest($7::timestamptz[]),
+                                  unnest($8::int[]), unnest($9::bigint[])) as u(${COLUMNS.join(', ')})
        where not exists (select 1 from deleted_users d
                          where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
                            and d.deleted_at >= u.received_at)
@@ -58,7 +59,7 @@ export const rawSink: PostgresSink<EventOnWire> = {
          and u.occurred_at >= now() - coalesce((select (p.settings->'retention'->>'rawEventsDays')::int
                                                 from projects p where p.project_id = u.project_id), $10) * interval '1 day'
        on conflict (project_id, message_id) do nothing`,
-      [...toColumns(rows, COLUMNS), RETENTION_DEFAULTS.rawEventsDays],
+      [...toColumns(rows, COLUMNS, ['properties']), RETENTION_DEFAULTS.rawEventsDays],
     );
   },
 };

@@ -149,10 +149,10 @@ describe('PartitionSessions', () => {
 describe('chainsMatchStored', () => {
   const a = ev('a', 100);
   const chains = [[{ session_id: 's', user_id: 'u1', started_at: 100, ended_at: 100, events: [a] }]];
-  const stored = { userId: 'u1', timestamp: 100, offset: a.offset };
+  const stored = { user_id: 'u1', timestamp: 100, offset: a.offset };
   const cases: [string, typeof stored | undefined, boolean][] = [
     ['the stored copy itself', stored, true],
-    ["another user's event with the same id", { ...stored, userId: 'u2' }, false],
+    ["another user's event with the same id", { ...stored, user_id: 'u2' }, false],
     ['a repeat sent with another time', { ...stored, timestamp: 160 }, false],
     ['a repeat read at another offset', { ...stored, offset: a.offset + 7 }, false],
     ['an event not stored at all', undefined, false],
@@ -241,7 +241,7 @@ describe('chains applied by the sink give the sessions of all events', () => {
             const { chains, recentUsed } = candidateChains(recent, sent, (id) => storedNow.has(id), RULES);
             const copy = (id: string) => {
               const e = storedEvents.get(id);
-              return e && { userId: e.user_id, timestamp: e.timestamp, offset: e.offset };
+              return e && { user_id: e.user_id, timestamp: e.timestamp, offset: e.offset };
             };
             const present = new Set(
               chains

@@ -58,6 +58,10 @@ describe('tracked events', () => {
       ['m', 'n'],
       [41, 41],
     ]);
+    // JSON columns as one JSON array (jsonb_array_elements): node-postgres escapes array elements slowly.
+    const properties = toColumns([row, { ...row, properties: '{"b":"x\\"y"}' }], ['properties'], ['properties']);
+    assert.deepEqual(properties, ['[{"a":1},{"b":"x\\"y"}]']);
+    assert.deepEqual(JSON.parse(properties[0] as string), [{ a: 1 }, { b: 'x"y' }]);
   });
 });
 
