@@ -197,14 +197,20 @@ function alike(a: object, b: object): boolean {
   return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
 }
 
-/** The items of the lists a grown session's old and fresh contribution hold alike, from both. */
+/**
+ * The items of the lists a grown session's old and fresh contribution hold alike, from both, in
+ * pairs of one old and one fresh item (names are unique within a list; a pair cancels exactly).
+ */
 function unchangedItems(old: SessionContribution, fresh: SessionContribution): Set<Item> {
   const same = new Set<Item>();
   for (const [list, nameOf] of Object.entries(ITEM_LISTS) as [ItemList, (item: Item) => string][]) {
     const before = new Map<string, Item>(old[list].map((item) => [nameOf(item), item]));
     for (const item of fresh[list]) {
-      const was = before.get(nameOf(item));
-      if (was !== undefined && alike(was, item)) same.add(was).add(item);
+      const name = nameOf(item);
+      const was = before.get(name);
+      if (was === undefined || !alike(was, item)) continue;
+      same.add(was).add(item);
+      before.delete(name);
     }
   }
   return same;

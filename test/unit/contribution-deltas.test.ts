@@ -11,6 +11,19 @@ import { simulate } from '../../scripts/simulate/generator.js';
 
 const config = analyticsConfig();
 const PROJECT = '00000000-0000-4000-8000-000000000001';
+const emptyContribution: SessionContribution = {
+  session_id: 's1',
+  user_id: 'u1',
+  day: '2026-11-02',
+  started_at: Date.UTC(2026, 10, 2, 10),
+  ended_at: Date.UTC(2026, 10, 2, 10, 5),
+  events: 3,
+  pages: [],
+  elements: [],
+  features: [],
+  contexts: [],
+  signals: [],
+};
 
 /** The statements `deltas` writes, with their parameters: what reaches the tables. */
 async function written(deltas: ContributionDeltas): Promise<{ sql: string; params: unknown[] }[]> {
@@ -95,17 +108,33 @@ describe('ContributionDeltas of a grown session (store/contributions.ts)', () =>
     assert.ok(withChanges > 50, `${withChanges} moved an item's row`);
   });
 
+  it('pairs each old item with one fresh item at most (an item held twice is not cancelled twice)', async () => {
+    const feature = {
+      feature: 'export',
+      impressions: 1,
+      uses: 0,
+      empty_state_impressions: 0,
+      data_volume_sum: 0,
+      data_volume_n: 0,
+      first_seen_at: 1,
+      first_used_at: null,
+      first_use_source: null,
+    };
+    const old: SessionContribution = { ...emptyContribution, features: [feature] };
+    const fresh: SessionContribution = { ...emptyContribution, events: 4, features: [feature, { ...feature }] };
+    const whole = new ContributionDeltas();
+    whole.add(PROJECT, old, -1);
+    whole.add(PROJECT, fresh, 1);
+    const growth = new ContributionDeltas();
+    growth.addGrowth(PROJECT, [old, fresh]);
+    const expected = await written(whole);
+    assert.ok(expected.some((w) => /feature_daily/.test(w.sql)));
+    assert.deepEqual(await written(growth), expected);
+  });
+
   it('takes away an item the fresh contribution no longer holds, and adds one it holds anew', async () => {
     const base: SessionContribution = {
-      session_id: 's1',
-      user_id: 'u1',
-      day: '2026-11-02',
-      started_at: Date.UTC(2026, 10, 2, 10),
-      ended_at: Date.UTC(2026, 10, 2, 10, 5),
-      events: 3,
-      pages: [],
-      elements: [],
-      features: [],
+      ...emptyContribution,
       contexts: [
         {
           event: 'click',
@@ -118,7 +147,6 @@ describe('ContributionDeltas of a grown session (store/contributions.ts)', () =>
           backtrack: 0,
         },
       ],
-      signals: [],
     };
     const fresh: SessionContribution = {
       ...base,
