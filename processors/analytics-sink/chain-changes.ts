@@ -64,12 +64,12 @@ export async function chainChanges(
     .filter((u) => !erased.has(u.key))
     .map((u) => {
       const held = recent.get(u.key);
-      const isNew = storedNow.get(u.projectId) ?? none;
+      const newIds = storedNow.get(u.projectId) ?? none;
       return {
         ...u,
         recent: held,
-        isNew,
-        ...candidateChains(held, u.events, (id) => isNew.has(id), configs.get(u.projectId)!.session),
+        newIds,
+        ...candidateChains(held, u.events, (id) => newIds.has(id), configs.get(u.projectId)!.session),
       };
     })
     .filter((u) => u.chains.length > 0);
@@ -84,7 +84,7 @@ export async function chainChanges(
     const copyOf = (id: string) => copies.get(keyOf(u.projectId, id)) ?? recentCopies.get(id);
     if (!chainsMatchStored(u.userId, u.chains, copyOf)) return;
     const events = u.chains.flat().flatMap((s) => s.events);
-    const present = new Set(events.filter((e) => !u.isNew.has(e.message_id)).map((e) => e.message_id));
+    const present = new Set(events.filter((e) => !u.newIds.has(e.message_id)).map((e) => e.message_id));
     const outcome = applyChains(stored[i]!, u.chains, gapMs, present);
     if (!outcome) return;
     resplit.delete(u.key);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_ANALYTICS, analyticsConfig } from '../../domain/analytics-config.js';
+import { analyticsConfig } from '../../domain/analytics-config.js';
 import { sessionContribution } from '../../domain/contribution/session.js';
 import { grownSessions } from '../../domain/contribution/growth.js';
 import type { SessionContribution } from '../../domain/contribution/types.js';
-import type { AnalyticsEvent } from '../../domain/event.js';
-import { type Session, splitSessions } from '../../domain/session.js';
+import type { Session } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
 import { ContributionDeltas } from '../../store/contributions.js';
 import { simulate } from '../../scripts/simulate/generator.js';
+import { sessionsOf } from './simulated-sessions.js';
 
 const config = analyticsConfig();
 const PROJECT = '00000000-0000-4000-8000-000000000001';
@@ -38,57 +38,31 @@ async function written(deltas: ContributionDeltas): Promise<{ sql: string; param
   return calls;
 }
 
-/** Simulated users' sessions with planted friction, as the analytics sink splits them. */
-function simulatedSessions(): Session[] {
-  const simulation = simulate({
-    seed: 11,
-    users: 40,
-    sessions: 2,
-    start: Date.UTC(2026, 10, 2),
-    spanMs: 86_400_000,
-    planted: { rage: 5, dead: 5, loops: 5, backtracks: 5, idle: 5 },
-  });
-  const byUser = new Map<string, AnalyticsEvent[]>();
-  simulation.events.forEach((e, offset) => {
-    const timestamp = Date.parse(e.timestamp!);
-    const events = byUser.get(e.user_id) ?? [];
-    events.push({
-      ...e,
-      message_id: e.message_id!,
-      timestamp,
-      received_at: timestamp,
-      offset,
-      properties: e.properties!,
-    });
-    byUser.set(e.user_id, events);
-  });
-  const { gapMs, maxMs } = DEFAULT_ANALYTICS.session;
-  return [...byUser.values()].flatMap((events) => splitSessions(events, gapMs, maxMs));
-}
-
-/** The contribution of the session's first `n` events, as stored (through JSON, as jsonb gives it back). */
+/** The contribution of the session's first `n` events. */
 const prefix = (s: Session, n: number): SessionContribution =>
-  JSON.parse(
-    JSON.stringify(
-      sessionContribution({ ...s, events: s.events.slice(0, n), ended_at: s.events[n - 1]!.timestamp }, config),
-    ),
-  ) as SessionContribution;
+  sessionContribution({ ...s, events: s.events.slice(0, n), ended_at: s.events[n - 1]!.timestamp }, config);
+
+/** A contribution as stored: through JSON, as jsonb gives it back. */
+const stored = (c: SessionContribution) => JSON.parse(JSON.stringify(c)) as SessionContribution;
 
 describe('ContributionDeltas of a grown session (store/contributions.ts)', () => {
   it('writes what taking the old contribution away and adding the fresh one writes, event by event', async () => {
     let pairs = 0;
     let withChanges = 0;
-    for (const session of simulatedSessions()) {
+    // Simulated users' sessions with planted friction, as the analytics sink splits them.
+    const sessions = sessionsOf(
+      simulate({
+        seed: 11,
+        users: 40,
+        sessions: 2,
+        start: Date.UTC(2026, 10, 2),
+        spanMs: 86_400_000,
+        planted: { rage: 5, dead: 5, loops: 5, backtracks: 5, idle: 5 },
+      }),
+    );
+    for (const session of sessions) {
       for (let n = 1; n < session.events.length; n++) {
-        const grown = grownSessions(
-          [prefix(session, n)],
-          [
-            sessionContribution(
-              { ...session, events: session.events.slice(0, n + 1), ended_at: session.events[n]!.timestamp },
-              config,
-            ),
-          ],
-        );
+        const grown = grownSessions([stored(prefix(session, n))], [prefix(session, n + 1)]);
         if (!grown) continue;
         const whole = new ContributionDeltas();
         const growth = new ContributionDeltas();

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import { type Attempt, attempts, mineWorkflows } from '../../domain/workflows/mining.js';
 import { stepsOf } from '../../domain/workflows/steps.js';
 import { parseCriteria } from '../../domain/jobs/audience.js';
-import type { AnalyticsEvent } from '../../domain/event.js';
-import { splitSessions } from '../../domain/session.js';
 import { type Simulation, type SimulationOptions, simulate } from '../../scripts/simulate/generator.js';
+import { sessionsOf } from './simulated-sessions.js';
 
 const DAY = 86_400_000;
 const base = (seed: number, users: number, sessions: number): SimulationOptions => ({
@@ -23,26 +21,6 @@ const withScenarios = (seed: number, perGroup = 24): SimulationOptions => ({
   planted: { rage: 0, dead: 0, loops: 0, backtracks: 0, idle: 0 },
   scenarios: { perGroup },
 });
-
-/** The scenario events as the analytics cores see them, split into sessions by the default rules. */
-function sessionsOf(simulation: Simulation) {
-  const byUser = new Map<string, AnalyticsEvent[]>();
-  simulation.events.forEach((e, offset) => {
-    const list = byUser.get(e.user_id) ?? [];
-    const timestamp = Date.parse(e.timestamp!);
-    list.push({
-      ...e,
-      message_id: e.message_id!,
-      timestamp,
-      received_at: timestamp,
-      offset,
-      properties: e.properties!,
-    });
-    byUser.set(e.user_id, list);
-  });
-  const { gapMs, maxMs } = DEFAULT_ANALYTICS.session;
-  return [...byUser.values()].flatMap((events) => splitSessions(events, gapMs, maxMs));
-}
 
 describe('simulator scenarios', () => {
   it('leaves the default traffic exactly as it was before scenarios existed', () => {
