@@ -751,7 +751,7 @@ create table sessions (
   started_at timestamp with time zone not null,
   ended_at timestamp with time zone not null,
   events integer not null,
-  contribution jsonb not null,
+  contribution json not null,
   constraint sessions_pkey PRIMARY KEY (project_id, session_id)
 );
 CREATE INDEX sessions_user_time ON public.sessions USING btree (project_id, user_id, started_at);

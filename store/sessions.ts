@@ -16,7 +16,7 @@ export async function writeSessions(client: PoolClient, writes: SessionWrites): 
      select u.project_id, u.session_id, u.user_id, u.day, to_timestamp(u.started / 1000.0), to_timestamp(u.ended / 1000.0),
             u.events, u.contribution
      from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::date[]), unnest($5::bigint[]),
-                     unnest($6::bigint[]), unnest($7::int[]), jsonb_array_elements($8::jsonb))
+                     unnest($6::bigint[]), unnest($7::int[]), json_array_elements($8::json))
        as u(project_id, session_id, user_id, day, started, ended, events, contribution)`,
     [
       added.map((a) => a.projectId),
