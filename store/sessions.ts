@@ -1,16 +1,72 @@
-import type { SessionContribution } from '../domain/contribution/types.js';
+import type { FrictionSignal, SessionContribution } from '../domain/contribution/types.js';
 import type { PoolClient } from '../lib/db.js';
 
 export interface SessionWrites {
-  removed: { projectId: string; sessionId: string }[];
+  /** the stored sessions a batch replaces or drops, with their contributions as stored */
+  removed: { projectId: string; c: SessionContribution }[];
   added: { projectId: string; userId: string; c: SessionContribution }[];
 }
 
-/** Replaces the changed sessions and their signals, a statement per table for the whole batch. */
+/**
+ * Replaces the changed sessions and writes what moved of their signals, a statement per table for
+ * the whole batch. A grown session keeps most of its signals as they were: those are left alone
+ * where they used to be deleted and written again (docs/performance.md, fifteenth session).
+ */
 export async function writeSessions(client: PoolClient, writes: SessionWrites): Promise<void> {
-  await deleteSessions(client, writes.removed);
-  if (writes.added.length === 0) return;
+  const { gone, fresh } = movedSignals(writes);
+  await deleteRows(client, 'friction_signals', 'signal_id', gone);
+  await deleteRows(
+    client,
+    'sessions',
+    'session_id',
+    writes.removed.map((r) => ({ projectId: r.projectId, id: r.c.session_id })),
+  );
   const added = writes.added;
+  if (added.length > 0) await insertSessions(client, added);
+  if (fresh.length > 0) await insertSignals(client, fresh);
+}
+
+type SignalRow = FrictionSignal & { project_id: string; session_id: string; user_id: string };
+
+/**
+ * The stored signals that are gone or changed, and the fresh signals not stored as they are. A
+ * signal's id names its session, kind and first event, so the row of an id held alike in a removed
+ * and an added session stays as it is.
+ */
+export function movedSignals({ removed, added }: SessionWrites): {
+  gone: { projectId: string; id: string }[];
+  fresh: SignalRow[];
+} {
+  const stored = new Map<string, { projectId: string; signal: FrictionSignal }>();
+  for (const r of removed) {
+    for (const signal of r.c.signals)
+      stored.set(`${r.projectId}\u0000${signal.signal_id}`, { projectId: r.projectId, signal });
+  }
+  const fresh: SignalRow[] = [];
+  for (const a of added) {
+    for (const signal of a.c.signals) {
+      const key = `${a.projectId}\u0000${signal.signal_id}`;
+      const was = stored.get(key);
+      if (was && sameSignal(was.signal, signal)) stored.delete(key);
+      else fresh.push({ ...signal, project_id: a.projectId, session_id: a.c.session_id, user_id: a.userId });
+    }
+  }
+  return { gone: [...stored.values()].map((s) => ({ projectId: s.projectId, id: s.signal.signal_id })), fresh };
+}
+
+const sameList = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether two signals of one id give the same row. */
+const sameSignal = (a: FrictionSignal, b: FrictionSignal) =>
+  a.kind === b.kind &&
+  a.page === b.page &&
+  a.element === b.element &&
+  a.at === b.at &&
+  a.count === b.count &&
+  sameList(a.timings_ms, b.timings_ms) &&
+  sameList(a.message_ids, b.message_ids);
+
+async function insertSessions(client: PoolClient, added: SessionWrites['added']): Promise<void> {
   await client.query(
     `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
      select u.project_id, u.session_id, u.user_id, u.day, to_timestamp(u.started / 1000.0), to_timestamp(u.ended / 1000.0),
@@ -30,10 +86,9 @@ export async function writeSessions(client: PoolClient, writes: SessionWrites): 
       JSON.stringify(added.map((a) => a.c)),
     ],
   );
-  const signals = added.flatMap((a) =>
-    a.c.signals.map((sig) => ({ ...sig, project_id: a.projectId, session_id: a.c.session_id, user_id: a.userId })),
-  );
-  if (signals.length === 0) return;
+}
+
+async function insertSignals(client: PoolClient, signals: SignalRow[]): Promise<void> {
   await client.query(
     `insert into friction_signals (project_id, signal_id, session_id, user_id, kind, page, element, at, count, timings_ms, message_ids)
      select (s->>'project_id')::uuid, s->>'signal_id', s->>'session_id', s->>'user_id', s->>'kind', s->>'page', s->>'element',
@@ -47,13 +102,21 @@ export async function writeSessions(client: PoolClient, writes: SessionWrites): 
 
 /** Deletes sessions and their friction signals. */
 export async function deleteSessions(client: PoolClient, sessions: { projectId: string; sessionId: string }[]) {
-  if (sessions.length === 0) return;
-  const keys = [sessions.map((r) => r.projectId), sessions.map((r) => r.sessionId)];
-  for (const table of ['friction_signals', 'sessions']) {
-    await client.query(
-      `delete from ${table} t using unnest($1::uuid[], $2::text[]) as u(project_id, session_id)
-       where t.project_id = u.project_id and t.session_id = u.session_id`,
-      keys,
-    );
-  }
+  const keys = sessions.map((s) => ({ projectId: s.projectId, id: s.sessionId }));
+  for (const table of ['friction_signals', 'sessions']) await deleteRows(client, table, 'session_id', keys);
+}
+
+/** Deletes a table's rows by project and `column`. */
+async function deleteRows(
+  client: PoolClient,
+  table: string,
+  column: string,
+  keys: { projectId: string; id: string }[],
+) {
+  if (keys.length === 0) return;
+  await client.query(
+    `delete from ${table} t using unnest($1::uuid[], $2::text[]) as u(project_id, id)
+     where t.project_id = u.project_id and t.${column} = u.id`,
+    [keys.map((k) => k.projectId), keys.map((k) => k.id)],
+  );
 }

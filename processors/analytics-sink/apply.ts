@@ -44,7 +44,7 @@ export async function applyChanges(
       for (const session of old) deltas.add(t.projectId, session.contribution, -1);
       for (const { c } of fresh) deltas.add(t.projectId, c, 1);
     }
-    for (const session of old) writes.removed.push({ projectId: t.projectId, sessionId: session.session_id });
+    for (const session of old) writes.removed.push({ projectId: t.projectId, c: session.contribution });
     for (const { c, receivedAt } of fresh) {
       writes.added.push({ projectId: t.projectId, userId: t.userId, c });
       for (const p of c.pages) {
