@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { analyticsConfig } from '../../domain/analytics-config.js';
-import { sessionContribution } from '../../domain/contribution/session.js';
 import { grownSessions } from '../../domain/contribution/growth.js';
 import type { SessionContribution } from '../../domain/contribution/types.js';
-import type { Session } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
 import { ContributionDeltas } from '../../store/contributions.js';
-import { simulate } from '../../scripts/simulate/generator.js';
-import { sessionsOf } from './simulated-sessions.js';
+import { asStored as stored, frictionSessions, prefixContribution as prefix } from './simulated-sessions.js';
 
-const config = analyticsConfig();
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const emptyContribution: SessionContribution = {
   session_id: 's1',
@@ -38,28 +33,12 @@ async function written(deltas: ContributionDeltas): Promise<{ sql: string; param
   return calls;
 }
 
-/** The contribution of the session's first `n` events. */
-const prefix = (s: Session, n: number): SessionContribution =>
-  sessionContribution({ ...s, events: s.events.slice(0, n), ended_at: s.events[n - 1]!.timestamp }, config);
-
-/** A contribution as stored: through JSON, as jsonb gives it back. */
-const stored = (c: SessionContribution) => JSON.parse(JSON.stringify(c)) as SessionContribution;
-
 describe('ContributionDeltas of a grown session (store/contributions.ts)', () => {
   it('writes what taking the old contribution away and adding the fresh one writes, event by event', async () => {
     let pairs = 0;
     let withChanges = 0;
     // Simulated users' sessions with planted friction, as the analytics sink splits them.
-    const sessions = sessionsOf(
-      simulate({
-        seed: 11,
-        users: 40,
-        sessions: 2,
-        start: Date.UTC(2026, 10, 2),
-        spanMs: 86_400_000,
-        planted: { rage: 5, dead: 5, loops: 5, backtracks: 5, idle: 5 },
-      }),
-    );
+    const sessions = frictionSessions(11);
     for (const session of sessions) {
       for (let n = 1; n < session.events.length; n++) {
         const grown = grownSessions([stored(prefix(session, n))], [prefix(session, n + 1)]);

@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { analyticsConfig } from '../../domain/analytics-config.js';
-import { sessionContribution } from '../../domain/contribution/session.js';
 import type { SessionContribution } from '../../domain/contribution/types.js';
 import type { Session } from '../../domain/session.js';
-import { simulate } from '../../scripts/simulate/generator.js';
 import { type SessionWrites, movedSignals } from '../../store/sessions.js';
-import { sessionsOf } from './simulated-sessions.js';
+import { asStored as stored, frictionSessions, prefixContribution as prefix } from './simulated-sessions.js';
 
-const config = analyticsConfig();
 const PROJECT = '00000000-0000-4000-8000-000000000001';
-
-const prefix = (s: Session, n: number): SessionContribution =>
-  sessionContribution({ ...s, events: s.events.slice(0, n), ended_at: s.events[n - 1]!.timestamp }, config);
-
-/** A contribution as stored: through JSON. */
-const stored = (c: SessionContribution) => JSON.parse(JSON.stringify(c)) as SessionContribution;
 
 /** The friction_signals rows of contributions, as JSON texts keyed by signal id. */
 function rowsOf(items: { userId: string; c: SessionContribution }[]): Map<string, string> {
@@ -46,16 +36,7 @@ function afterWrites(writes: SessionWrites): Map<string, string> {
 const sorted = (rows: Map<string, string>) => [...rows.values()].sort();
 
 describe('the signals a batch writes (store/sessions.ts, movedSignals)', () => {
-  const sessions = sessionsOf(
-    simulate({
-      seed: 5,
-      users: 40,
-      sessions: 2,
-      start: Date.UTC(2026, 10, 2),
-      spanMs: 86_400_000,
-      planted: { rage: 5, dead: 5, loops: 5, backtracks: 5, idle: 5 },
-    }),
-  );
+  const sessions = frictionSessions(5);
 
   it('leaves a grown session with the signals of its fresh contribution, writing only those that moved', () => {
     let kept = 0;
