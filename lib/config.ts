@@ -69,6 +69,11 @@ export interface Config {
    */
   backfillShare: number;
   /**
+   * The share of its time a worker that keeps derived tables (jobs, workflows, cohorts) may spend
+   * in passes: after each it rests in proportion, at most WORKER_MAX_REST_MS (lib/pacing.ts).
+   */
+  workerShare: number;
+  /**
    * Each role's nice value (0–19): on a busy machine, accepting events comes first, then the
    * processors' live analytics, then the workers' passes (lib/role.ts).
    */
@@ -189,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warehouseTimeoutMs: int('PI_WAREHOUSE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
     backfillShare: int('PI_BACKFILL_SHARE_PERCENT', 50, 1, 100) / 100,
+    workerShare: int('PI_WORKER_SHARE_PERCENT', 20, 1, 100) / 100,
     nice: {
       api: int('PI_API_NICE', 0, 0, 19),
       processors: int('PI_PROCESSORS_NICE', 5, 0, 19),

@@ -1,37 +1,64 @@
 import pgListen, { type Subscriber } from 'pg-listen';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './log.js';
+import { type RunShare, restFor } from './pacing.js';
 
 // pg-listen is CommonJS with an __esModule default export.
 const createSubscriber = pgListen.default;
 
 /**
  * Runs `work` when woken, never twice at once; wakes during a run coalesce into one more run.
- * A failed run is logged and retried at the next wake.
+ * A failed run is logged and retried at the next wake. With a `pace`, each run is followed by a
+ * rest in proportion to its length (`RunShare`), and wakes in it wait for its end: a long run
+ * is a busy machine's sign, and the next one then finds more to do at once. `wake(true)` (a
+ * user waits on the run) skips or cuts the rest, as `stop` does.
  */
-export function wakeLoop(work: () => Promise<void>, log: Logger) {
+export function wakeLoop(work: () => Promise<void>, log: Logger, pace?: RunShare) {
   let running: Promise<void> | undefined;
   let again = false;
+  let urgent = false;
   let stopped = false;
+  let endRest: (() => void) | undefined;
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        endRest = undefined;
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      endRest = end;
+    });
   const run = async (): Promise<void> => {
     do {
       again = false;
+      urgent = false;
+      const started = performance.now();
       try {
         await work();
       } catch (err) {
         log.error({ err }, 'run failed; retried at the next wake-up');
       }
+      const ms = pace ? Math.min(pace.maxRestMs, restFor(performance.now() - started, pace.share)) : 0;
+      if (ms > 0 && !stopped && !urgent) await rest(ms);
     } while (again && !stopped);
     running = undefined;
   };
   return {
-    wake(): void {
+    wake(now = false): void {
       if (stopped) return;
-      if (running) again = true;
-      else running = run();
+      if (!running) {
+        running = run();
+        return;
+      }
+      again = true;
+      if (!now) return;
+      urgent = true;
+      endRest?.();
     },
     async stop(): Promise<void> {
       stopped = true;
+      endRest?.();
       await running;
     },
   };
@@ -39,16 +66,21 @@ export function wakeLoop(work: () => Promise<void>, log: Logger) {
 
 /**
  * A worker that runs `work` now and then every `everyMs` (never twice at once): for work that
- * follows tables, not notifications.
+ * follows tables, not notifications. `pace` as in `wakeLoop`.
  */
 export function periodicWorker(
   work: () => Promise<unknown>,
   everyMs: number,
   log: Logger,
+  pace?: RunShare,
 ): Promise<{ stop(): Promise<void> }> {
-  const loop = wakeLoop(async () => {
-    await work();
-  }, log);
+  const loop = wakeLoop(
+    async () => {
+      await work();
+    },
+    log,
+    pace,
+  );
   const timer = setInterval(() => loop.wake(), everyMs);
   loop.wake();
   return Promise.resolve({

@@ -1,5 +1,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** How long to rest after `workedMs` of work so that the work takes `share` of the time. */
+export const restFor = (workedMs: number, share: number): number =>
+  share < 1 && workedMs > 0 ? (workedMs * (1 - share)) / share : 0;
+
+/** How a loop's runs share the machine: they take at most `share` of its time, resting at most `maxRestMs`. */
+export interface RunShare {
+  share: number;
+  maxRestMs: number;
+}
+
+/**
+ * The longest rest of a worker that keeps derived tables: the bound on how stale its pacing
+ * makes them beyond a pass's own length.
+ */
+export const WORKER_MAX_REST_MS = 60_000;
+
+/** The pace of the workers that keep derived tables (jobs, workflows, cohorts): PI_WORKER_SHARE_PERCENT. */
+export const workerPace = (config: { workerShare: number }): RunShare => ({
+  share: config.workerShare,
+  maxRestMs: WORKER_MAX_REST_MS,
+});
+
 /**
  * Paces a background pass over a project's history (a new job's or goal's first pass): after each
  * step it rests long enough that its steps take at most `share` of the time it runs. A backfill
@@ -20,8 +42,8 @@ export class BackfillPace {
 
   /** Called after a step: rests in proportion to the work since the previous call. */
   async step(): Promise<void> {
-    const worked = this.now() - this.since;
-    if (this.share < 1 && worked > 0) await this.rest((worked * (1 - this.share)) / this.share);
+    const rest = restFor(this.now() - this.since, this.share);
+    if (rest > 0) await this.rest(rest);
     this.since = this.now();
   }
 }

@@ -1,6 +1,7 @@
 import type { PoolClient } from '../../lib/db.js';
 import { projectPass } from '../../store/locks.js';
 import { periodicWorker } from '../../lib/notify.js';
+import { workerPace } from '../../lib/pacing.js';
 import type { Services } from '../../lib/services.js';
 import {
   BEHAVIOURAL_COHORTS,
@@ -280,5 +281,5 @@ export function startBehaviouralCohortWorker(services: Services): Promise<{ stop
     const recomputed = await refreshBehaviouralCohorts(services, undefined, { minAgeMs: RECOMPUTE_AFTER_MS });
     if (recomputed > 0) log.info({ recomputed }, 'behavioural cohorts recomputed');
   };
-  return periodicWorker(refresh, services.config.pollIntervalMs, log);
+  return periodicWorker(refresh, services.config.pollIntervalMs, log, workerPace(services.config));
 }

@@ -1,6 +1,7 @@
 import type { CohortCriteria } from '../../domain/cohorts/criteria.js';
 import { type CohortDue, PROJECT_LIMITS, cohortsThisPass } from '../../domain/limits.js';
 import { periodicWorker } from '../../lib/notify.js';
+import { workerPace } from '../../lib/pacing.js';
 import type { Services } from '../../lib/services.js';
 import { COHORT_MEMBERSHIP_PASS, evaluateCohort, takeChangedUsers } from '../../store/cohort-membership.js';
 import { projectPass } from '../../store/locks.js';
@@ -66,5 +67,10 @@ export async function refreshCohortMembership(
 
 export function startCohortMembership(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'cohort-membership' });
-  return periodicWorker(() => refreshCohortMembership(services), services.config.pollIntervalMs, log);
+  return periodicWorker(
+    () => refreshCohortMembership(services),
+    services.config.pollIntervalMs,
+    log,
+    workerPace(services.config),
+  );
 }

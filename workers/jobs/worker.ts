@@ -1,7 +1,7 @@
 import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { projectPass } from '../../store/locks.js';
-import { BackfillPace } from '../../lib/pacing.js';
+import { BackfillPace, workerPace } from '../../lib/pacing.js';
 import { targetedUsers } from '../../domain/jobs/targeting.js';
 import {
   JOBS_PASS,
@@ -69,5 +69,5 @@ export async function refreshJobs(services: Services, projectId?: string): Promi
 
 export function startJobWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'jobs' });
-  return periodicWorker(() => refreshJobs(services), services.config.pollIntervalMs, log);
+  return periodicWorker(() => refreshJobs(services), services.config.pollIntervalMs, log, workerPace(services.config));
 }
