@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../lib/log.js';
 import { wakeLoop } from '../../lib/notify.js';
+import type { RunShare } from '../../lib/pacing.js';
 
 /** A loop whose runs each take `ms`, recording when each started and ended. */
-function timedLoop(ms: number, pace?: { share: number; maxRestMs: number }) {
+function timedLoop(ms: number, pace?: RunShare) {
   const runs: { start: number; end: number }[] = [];
   const loop = wakeLoop(
     async () => {
@@ -18,6 +19,12 @@ function timedLoop(ms: number, pace?: { share: number; maxRestMs: number }) {
   return { loop, runs };
 }
 
+/** The time between the end of the first of exactly two runs and the start of the second. */
+function gapOfTwo(runs: { start: number; end: number }[]): number {
+  assert.equal(runs.length, 2, 'the wakes coalesced into one more run');
+  return runs[1]!.start - runs[0]!.end;
+}
+
 describe('wake loop', () => {
   it('without a pace, a wake during a run makes one more run right after it', async () => {
     const { loop, runs } = timedLoop(40);
@@ -27,8 +34,8 @@ describe('wake loop', () => {
     loop.wake();
     await sleep(150);
     await loop.stop();
-    assert.equal(runs.length, 2, 'the two wakes in the run coalesced');
-    assert.ok(runs[1]!.start - runs[0]!.end < 20, `no rest: ${runs[1]!.start - runs[0]!.end} ms`);
+    const gap = gapOfTwo(runs);
+    assert.ok(gap < 20, `no rest: ${gap} ms`);
   });
 
   it('with a share, rests after a run in proportion to it, and wakes in the rest wait for its end', async () => {
@@ -40,8 +47,7 @@ describe('wake loop', () => {
     loop.wake();
     await sleep(250);
     await loop.stop();
-    assert.equal(runs.length, 2);
-    const gap = runs[1]!.start - runs[0]!.end;
+    const gap = gapOfTwo(runs);
     // Three times the run's 40+ ms: the runs took a quarter of the time.
     assert.ok(gap >= 115, `rested ${gap} ms`);
   });
@@ -53,8 +59,7 @@ describe('wake loop', () => {
     loop.wake();
     await sleep(150);
     await loop.stop();
-    assert.equal(runs.length, 2);
-    const gap = runs[1]!.start - runs[0]!.end;
+    const gap = gapOfTwo(runs);
     assert.ok(gap >= 25 && gap < 100, `rested ${gap} ms, not the 4 s its share asks`);
   });
 
@@ -72,8 +77,8 @@ describe('wake loop', () => {
     const stopStarted = performance.now();
     const stopping = Promise.all([resting.loop.stop(), during.loop.stop()]);
     for (const { runs } of [resting, during]) {
-      assert.equal(runs.length, 2);
-      assert.ok(runs[1]!.start - runs[0]!.end < 50, `waited ${runs[1]!.start - runs[0]!.end} ms`);
+      const gap = gapOfTwo(runs);
+      assert.ok(gap < 50, `waited ${gap} ms`);
     }
     await stopping;
     assert.ok(performance.now() - stopStarted < 100, 'stop does not wait out a rest');
