@@ -23,6 +23,11 @@ export interface Config {
    */
   fetchMinBytes: number;
   fetchMaxWaitMs: number;
+  /**
+   * A processor's fetch takes at most this many bytes of a partition: under a backlog, the size
+   * of its batches.
+   */
+  fetchMaxBytes: number;
   topicReplicationFactor: number;
   logLevel: string;
   /**
@@ -168,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sinkConcurrency: int('PI_SINK_CONCURRENCY', 2, 1, 64),
     fetchMinBytes: int('PI_FETCH_MIN_BYTES', 256 * 1024, 1, 64 * 1024 * 1024),
     fetchMaxWaitMs: int('PI_FETCH_MAX_WAIT_MS', 100, 1, 10_000),
+    fetchMaxBytes: int('PI_FETCH_MAX_BYTES', 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
     topicReplicationFactor: int('KAFKA_REPLICATION_FACTOR', 1, 1, 16),
     logLevel: env.LOG_LEVEL || 'info',
     kafkaLogLevel: (env.PI_KAFKA_LOG_LEVEL || 'warn') as KafkaLogLevel,

@@ -3,6 +3,7 @@ import type { Consumer, EachBatchPayload, Kafka } from '../../lib/kafka/client.j
 export interface FetchShape {
   fetchMinBytes: number;
   fetchMaxWaitMs: number;
+  fetchMaxBytes: number;
 }
 
 /**
@@ -15,6 +16,9 @@ export function batchConsumer(kafka: Kafka, groupId: string, fetch: FetchShape):
     groupId,
     minBytes: fetch.fetchMinBytes,
     maxWaitTimeInMs: fetch.fetchMaxWaitMs,
+    maxBytesPerPartition: fetch.fetchMaxBytes,
+    // kafkajs' default for a whole fetch is ten partitions' worth at its 1 MiB per partition.
+    maxBytes: 10 * fetch.fetchMaxBytes,
     // A killed member is noticed after this long; its partitions then move to the survivors.
     sessionTimeout: 10_000,
     heartbeatInterval: 3_000,

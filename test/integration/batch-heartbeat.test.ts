@@ -18,7 +18,11 @@ describe('a batch that works longer than the group session timeout (10 s)', () =
     await producer.send({ topic, messages: [{ key: 'k', value: Buffer.from('x') }] });
     await producer.disconnect();
 
-    const consumer = batchConsumer(kafka, `${topic}.heartbeat-test`, { fetchMinBytes: 1, fetchMaxWaitMs: 100 });
+    const consumer = batchConsumer(kafka, `${topic}.heartbeat-test`, {
+      fetchMinBytes: 1,
+      fetchMaxWaitMs: 100,
+      fetchMaxBytes: 1024 * 1024,
+    });
     let joins = 0;
     consumer.on(consumer.events.GROUP_JOIN, () => joins++);
     const errors: string[] = [];
