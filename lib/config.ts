@@ -25,7 +25,8 @@ export interface Config {
   fetchMaxWaitMs: number;
   /**
    * A processor's fetch takes at most this many bytes of a partition: under a backlog, the size
-   * of its batches.
+   * of its batches. Larger batches carry more of each user's events, so a session is written once
+   * for several of them (docs/decisions.md, seventeenth session).
    */
   fetchMaxBytes: number;
   topicReplicationFactor: number;
@@ -173,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sinkConcurrency: int('PI_SINK_CONCURRENCY', 2, 1, 64),
     fetchMinBytes: int('PI_FETCH_MIN_BYTES', 256 * 1024, 1, 64 * 1024 * 1024),
     fetchMaxWaitMs: int('PI_FETCH_MAX_WAIT_MS', 100, 1, 10_000),
-    fetchMaxBytes: int('PI_FETCH_MAX_BYTES', 1024 * 1024, 64 * 1024, 64 * 1024 * 1024),
+    fetchMaxBytes: int('PI_FETCH_MAX_BYTES', 4 * 1024 * 1024, 64 * 1024, 16 * 1024 * 1024),
     topicReplicationFactor: int('KAFKA_REPLICATION_FACTOR', 1, 1, 16),
     logLevel: env.LOG_LEVEL || 'info',
     kafkaLogLevel: (env.PI_KAFKA_LOG_LEVEL || 'warn') as KafkaLogLevel,
