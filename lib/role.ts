@@ -2,6 +2,7 @@ import os from 'node:os';
 import { type Config, type Role, loadConfig } from './config.js';
 import type { PoolLimits } from './db.js';
 import { createLogger } from './log.js';
+import { watchEventLoop } from './loop-watch.js';
 import { type Services, connectServices, prepare } from './services.js';
 
 /**
@@ -29,6 +30,7 @@ export async function runRole(
   const config = loadConfig();
   yieldCpu(config.nice[role]);
   const log = createLogger(config.logLevel, { service: role });
+  watchEventLoop(log);
   const services = connectServices(config, log, 10, limits(config));
   await prepare(services);
   const running = await start(services);

@@ -200,6 +200,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   };
 
   const eachBatch = async (payload: EachBatchPayload) => {
+    const started = performance.now();
     const { batch } = payload;
     if (!next.has(batch.partition)) await loadOffsets([batch.partition]);
     const from = next.get(batch.partition) ?? 0;
@@ -241,7 +242,8 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       await payload.heartbeat();
       if (!payload.isRunning() || payload.isStale()) return;
     }
-    log.debug({ partition: batch.partition, from, to: last, rows: decoded.length }, 'applied');
+    const ms = Math.round(performance.now() - started);
+    log.debug({ partition: batch.partition, from, to: last, rows: decoded.length, ms }, 'applied');
   };
 
   await refuseOffsetsAheadOfTopic(sink.name, topic, deps);

@@ -73,6 +73,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
   };
 
   const eachBatch = async (payload: EachBatchPayload) => {
+    const started = performance.now();
     const { batch } = payload;
     if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
     const mine = states;
@@ -191,7 +192,11 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     // Only now: a failed transaction leaves the state as it was, for kafkajs' retry of the batch.
     step.commit();
     payload.resolveOffset(batch.lastOffset());
-    log.debug({ partition: batch.partition, to: next, chains: chains.length, held: state.heldEvents }, 'sessionized');
+    const ms = Math.round(performance.now() - started);
+    log.debug(
+      { partition: batch.partition, to: next, chains: chains.length, held: state.heldEvents, ms },
+      'sessionized',
+    );
     await payload.heartbeat();
   };
 

@@ -1,0 +1,19 @@
+import type { Logger } from './log.js';
+
+/**
+ * Warns each time this process's event loop was held for `thresholdMs` or more (a timer of
+ * `everyMs` fired that much late): a long synchronous step, a long garbage collection or a
+ * starved core. A Kafka consumer's heartbeats wait on the same loop, so a hold past the group's
+ * session timeout costs it its membership, and the log then says why.
+ */
+export function watchEventLoop(log: Pick<Logger, 'warn'>, thresholdMs = 2000, everyMs = 250): { stop(): void } {
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const heldMs = now - last - everyMs;
+    last = now;
+    if (heldMs >= thresholdMs) log.warn({ held_ms: Math.round(heldMs) }, 'event loop held');
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { watchEventLoop } from '../../lib/loop-watch.js';
+
+/** Holds this thread for `ms`, as a long synchronous step would. */
+function hold(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('event-loop watch', () => {
+  it('warns once for a hold past the threshold, with how long it lasted', async () => {
+    const warnings: { held_ms: number }[] = [];
+    const watch = watchEventLoop({ warn: (fields: { held_ms: number }) => warnings.push(fields) } as never, 150, 20);
+    try {
+      await sleep(60);
+      hold(300);
+      await sleep(60);
+    } finally {
+      watch.stop();
+    }
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.ok(warnings[0]!.held_ms >= 150 && warnings[0]!.held_ms <= 400, `held ${warnings[0]!.held_ms} ms`);
+  });
+
+  it('stays quiet while the loop turns', async () => {
+    const warnings: unknown[] = [];
+    const watch = watchEventLoop({ warn: (fields: unknown) => warnings.push(fields) } as never, 150, 20);
+    try {
+      for (let i = 0; i < 5; i++) {
+        hold(50);
+        await sleep(20);
+      }
+    } finally {
+      watch.stop();
+    }
+    assert.deepEqual(warnings, []);
+  });
+});
