@@ -231,8 +231,7 @@ export async function liveBench(o: LiveOptions) {
         (k) => (accepted += k),
       );
       clearInterval(probing);
-      // Timed from the end of the load: the probes' answers are awaited meanwhile, for up to two
-      // minutes, which until the eighteenth session the drain's figure left out.
+      // Timed from the load's end while the probes are awaited (up to 3 min, left out until d1692fc).
       const draining = drained(900_000);
       await stall.stop();
       const api = await Promise.all(apiResults);
