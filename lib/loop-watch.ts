@@ -1,4 +1,7 @@
-import type { Logger } from './log.js';
+/** What the watch needs of a logger (a pino Logger is one). */
+export interface HoldLog {
+  warn(fields: { held_ms: number }, message: string): void;
+}
 
 /**
  * Warns each time this process's event loop was held for `thresholdMs` or more (a timer of
@@ -6,7 +9,7 @@ import type { Logger } from './log.js';
  * starved core. A Kafka consumer's heartbeats wait on the same loop, so a hold past the group's
  * session timeout costs it its membership, and the log then says why.
  */
-export function watchEventLoop(log: Pick<Logger, 'warn'>, thresholdMs = 2000, everyMs = 250): { stop(): void } {
+export function watchEventLoop(log: HoldLog, thresholdMs = 2000, everyMs = 250): { stop(): void } {
   let last = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
