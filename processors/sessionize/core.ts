@@ -1,3 +1,4 @@
+import FlatQueue from 'flatqueue';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { type Session, chainsOf, splitSessions } from '../../domain/session.js';
 
@@ -67,6 +68,12 @@ interface UserState {
 export class PartitionSessions {
   /** In order of activity: the least recently active user first. */
   private readonly users = new Map<string, UserState>();
+  /**
+   * The held users' keys by their lowest offset, for the restart offset of every batch: walking all
+   * users for it cost each small live batch a time that grew with the users held (docs/performance.md,
+   * nineteenth session). Entries of users since changed or forgotten stay until they reach the head.
+   */
+  private lows = new FlatQueue<string>();
   /** The latest receipt time seen in the partition: the clock of eviction, so a replay evicts alike. */
   private clock = 0;
   private held = 0;
@@ -124,20 +131,29 @@ export class PartitionSessions {
       state.ids = new Set(state.events.map((e) => e.message_id));
       state.lowest = state.events.reduce((lowest, e) => Math.min(lowest, e.offset), Infinity);
     }
-    // Eviction, least recently active first: the users the batch did not touch, then those it did.
-    const order = [...[...this.users].filter(([key]) => !touched.has(key)), ...touched];
+    // Eviction, least recently active first: the users the batch did not touch (the map is in order
+    // of activity, so the walk ends at the first one kept), then those it did.
     const evicted = new Set<string>();
-    for (const [key, state] of order) {
-      if (held <= this.maxHeld && clock - state.lastReceived <= this.idleMs) break;
+    const evicts = (key: string, state: UserState): boolean => {
+      if (held <= this.maxHeld && clock - state.lastReceived <= this.idleMs) return false;
       evicted.add(key);
       held -= state.events.length;
+      return true;
+    };
+    let kept = false;
+    for (const [key, state] of this.users) {
+      if (!touched.has(key) && !(kept = !evicts(key, state))) break;
     }
+    if (!kept) for (const [key, state] of touched) if (!evicts(key, state)) break;
     return {
       chains,
       restartOffset: (next) => {
         let lowest = next;
-        for (const [key, state] of order) if (!evicted.has(key)) lowest = Math.min(lowest, state.lowest);
-        return lowest;
+        for (const [key, state] of touched) if (!evicted.has(key)) lowest = Math.min(lowest, state.lowest);
+        return Math.min(
+          lowest,
+          this.lowestHeld((key) => touched.has(key) || evicted.has(key)),
+        );
       },
       commit: () => {
         for (const [key, state] of touched) {
@@ -147,8 +163,33 @@ export class PartitionSessions {
         for (const key of evicted) this.users.delete(key);
         this.clock = clock;
         this.held = held;
+        for (const [key, state] of touched) if (!evicted.has(key)) this.lows.push(key, state.lowest);
+        if (this.lows.length > 2 * this.users.size + 1024) {
+          this.lows = new FlatQueue<string>();
+          for (const [key, state] of this.users) this.lows.push(key, state.lowest);
+        }
       },
     };
+  }
+
+  /**
+   * The lowest offset held by a user other than those `skip` names (a step's own users, whose state
+   * it changes): stale entries at the head are dropped, skipped ones put back.
+   */
+  private lowestHeld(skip: (key: string) => boolean): number {
+    const skipped: [string, number][] = [];
+    let lowest = Infinity;
+    for (let key = this.lows.peek(); key !== undefined; key = this.lows.peek()) {
+      const value = this.lows.peekValue()!;
+      if (this.users.get(key)?.lowest === value && !skip(key)) {
+        lowest = value;
+        break;
+      }
+      this.lows.pop();
+      if (this.users.get(key)?.lowest === value) skipped.push([key, value]);
+    }
+    for (const [key, value] of skipped) this.lows.push(key, value);
+    return lowest;
   }
 
   get heldEvents(): number {

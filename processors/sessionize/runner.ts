@@ -1,4 +1,10 @@
-import { type Admin, type EachBatchPayload, type Producer, bySize } from '../../lib/kafka/client.js';
+import {
+  type Admin,
+  type EachBatchPayload,
+  type Producer,
+  bySize,
+  rememberingPartitioner,
+} from '../../lib/kafka/client.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import { AvroFrames, registerValueSchema } from '../../lib/kafka/registry.js';
 import { unstorable } from '../../domain/tracked-event.js';
@@ -62,6 +68,8 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
         transactionalId: `${group}.${input}.${partition}`,
         idempotent: true,
         maxInFlightRequests: 1,
+        // murmur2 of every chain's key was 4 % of the processors' CPU under live traffic.
+        createPartitioner: rememberingPartitioner,
         // A transaction that starts while the coordinator still completes the previous one is
         // refused (CONCURRENT_TRANSACTIONS) for a few ms: retry soon, as Kafka's Java client does.
         retry: { initialRetryTime: 20, maxRetryTime: 1000, retries: 10 },

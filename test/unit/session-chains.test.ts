@@ -111,6 +111,27 @@ describe('PartitionSessions', () => {
     assert.equal(new PartitionSessions(100).add([], () => RULES).restartOffset(7), 7);
   });
 
+  it("restarts from the lowest offset a user holds now, not one a user's earlier chain held", () => {
+    const s = new PartitionSessions(1_000_000);
+    const of = (user: string, id: string, t: number, offset: number) =>
+      ev(id, t, { user_id: user, received_at: offset, offset });
+    take(s, batch(of('u1', 'a1', 0, 0), of('u2', 'b1', 0, 1)));
+    // u1's next event comes a gap later: u1 now holds offset 2 only.
+    const reset = s.add(batch(of('u1', 'a2', 50, 2)), () => RULES);
+    assert.equal(reset.restartOffset(3), 1, "the step's own user counts as it will be");
+    const other = s.add(batch(of('u3', 'c1', 0, 3)), () => RULES);
+    assert.equal(other.restartOffset(4), 0, 'an uncommitted step changes nothing');
+    reset.commit();
+    const after = s.add(batch(of('u3', 'c1', 0, 3)), () => RULES);
+    assert.equal(after.restartOffset(4), 1);
+    after.commit();
+    take(s, batch(of('u2', 'b2', 50, 4)));
+    assert.equal(s.add([], () => RULES).restartOffset(5), 2);
+    // Many more steps than users: the lowest offsets are rebuilt from the users held, still right.
+    for (let i = 5; i < 3000; i++) take(s, batch(of('u2', `b${i}`, 50 + i, i)));
+    assert.equal(s.add([], () => RULES).restartOffset(3000), 2);
+  });
+
   it('changes nothing until a step is committed: a batch read again after a failed transaction gives the same chains', () => {
     const s = new PartitionSessions(1000);
     take(s, batch(ev('a', 0)));
