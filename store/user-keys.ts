@@ -77,6 +77,23 @@ async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Prom
  * where the sealed bytes do not open with the key (altered or forged: a dead letter).
  */
 export async function openEvents(db: Db, events: EventOnWire[]): Promise<(TrackedEventRecord | undefined | Error)[]> {
+  return (await openEventsKeyed(db, events)).opened;
+}
+
+/** A user's pseudonym and the key that seals their messages. */
+export interface SealingKey {
+  ref: string;
+  key: Buffer;
+}
+
+/**
+ * `openEvents`, with the pseudonym and key that opened each user's sealed events, keyed by
+ * `userKeyLookup(projectId, userId)`: what seals what a processor writes of them in turn.
+ */
+export async function openEventsKeyed(
+  db: Db,
+  events: EventOnWire[],
+): Promise<{ opened: (TrackedEventRecord | undefined | Error)[]; sealing: Map<string, SealingKey> }> {
   // Per event its user's lookup key (undefined for a plain event), and each user once: a batch
   // names its users once per event, and keys, checks and lookups per event were a tenth of the
   // processors' CPU under live traffic (docs/performance.md, nineteenth session).
@@ -94,15 +111,20 @@ export async function openEvents(db: Db, events: EventOnWire[]): Promise<(Tracke
     return pair;
   });
   const keys = await userKeysOf(db, [...users.values()]);
-  return events.map((e, i) => {
+  const sealing = new Map<string, SealingKey>();
+  const opened = events.map((e, i) => {
     const pair = pairs[i];
     if (pair instanceof Error) return pair;
+    const key = pair === undefined ? undefined : keys.get(pair);
     try {
-      return openEvent(e, pair === undefined ? undefined : keys.get(pair));
+      const record = openEvent(e, key);
+      if (key && record) sealing.set(pairKey(e.project_id, record.user_id), { ref: users.get(pair!)!.ref, key });
+      return record;
     } catch (err) {
       return new Error(`sealed value does not open: ${(err as Error).message}`);
     }
   });
+  return { opened, sealing };
 }
 
 /**
@@ -224,7 +246,7 @@ export async function sealingKeys(
   db: Db,
   users: { projectId: string; userId: string }[],
   makeFor: Set<string> = new Set(),
-): Promise<Map<string, { ref: string; key: Buffer }>> {
+): Promise<Map<string, SealingKey>> {
   const secrets = await keptPseudonymSecrets(db, [...new Set(users.map((u) => u.projectId))]);
   const named = users.flatMap((u) => {
     const secret = secrets.get(u.projectId);
@@ -237,7 +259,7 @@ export async function sealingKeys(
       keys.set(pairKey(u.projectId, u.ref), made.get(u.ref)!);
     }
   }
-  const found = new Map<string, { ref: string; key: Buffer }>();
+  const found = new Map<string, SealingKey>();
   for (const u of named) {
     const key = keys.get(pairKey(u.projectId, u.ref));
     if (key) found.set(pairKey(u.projectId, u.userId), { ref: u.ref, key });

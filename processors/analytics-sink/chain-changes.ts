@@ -80,7 +80,8 @@ export async function chainChanges(
     const gapMs = configs.get(u.projectId)!.session.gapMs;
     if (!stillStored(u.recentUsed, stored[i]!)) return;
     // Recent events are stored copies: they were when this process stored them, and still are.
-    const recentCopies = new Map(u.recentUsed.flatMap((s) => s.events.map((e) => [e.message_id, e] as const)));
+    const recentCopies = new Map<string, AnalyticsEvent>();
+    for (const s of u.recentUsed) for (const e of s.events) recentCopies.set(e.message_id, e);
     const copyOf = (id: string) => copies.get(keyOf(u.projectId, id)) ?? recentCopies.get(id);
     if (!chainsMatchStored(u.userId, u.chains, copyOf)) return;
     const events = u.chains.flat().flatMap((s) => s.events);

@@ -9,7 +9,7 @@ import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import { AvroFrames, registerValueSchema } from '../../lib/kafka/registry.js';
 import { unstorable } from '../../domain/tracked-event.js';
 import { type EventOnWire, isSealedEvent } from '../../domain/sealed-user.js';
-import { openEvents, sealingKeys, userKeyLookup } from '../../store/user-keys.js';
+import { openEventsKeyed, sealingKeys, userKeyLookup } from '../../store/user-keys.js';
 import { groupId, topicName, userKey } from '../../lib/kafka/topics.js';
 import type { RunningSink, SinkDeps } from '../runtime/postgres-sink.js';
 import { batchConsumer, consumeBatches } from '../runtime/batch-consumer.js';
@@ -101,7 +101,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     }
     // Events of an erased user (no key any more) are skipped; plain ones (written before sealing)
     // get their user a key, so that the chains they join go out sealed.
-    const opened = await openEvents(
+    const { opened, sealing } = await openEventsKeyed(
       deps.db,
       wire.map((w) => w.value),
     );
@@ -146,23 +146,28 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     const configs = await projectAnalyticsConfigs(deps.db, [...new Set(events.map((e) => e.projectId))]);
     const step = state.add(events, (projectId) => configs.get(projectId)!.session);
     const { chains } = step;
-    // A user erased since their events were read has no key: their chains are not written.
-    const keys = await sealingKeys(
+    // A chain goes sealed with the key that opened its user's events in this batch; the users whose
+    // events came plain get theirs looked up, or made. A user erased since has no key: their
+    // chains are not written (one erased while the batch runs is sealed with the deleted key, so
+    // nobody opens it: the sink skips it).
+    const unsealed = chains.filter((c) => !sealing.has(userKeyLookup(c.projectId, c.userId)));
+    const looked = await sealingKeys(
       deps.db,
-      chains.map((c) => ({ projectId: c.projectId, userId: c.userId })),
+      unsealed.map((c) => ({ projectId: c.projectId, userId: c.userId })),
       plainUsers,
     );
     const messages = chains.flatMap((chain) => {
-      const sealing = keys.get(userKeyLookup(chain.projectId, chain.userId));
-      if (!sealing) return [];
+      const lookup = userKeyLookup(chain.projectId, chain.userId);
+      const key = sealing.get(lookup) ?? looked.get(lookup);
+      if (!key) return [];
       // A record too large for a message goes in parts, in order: the sink takes them alike.
       const encode = (record: SessionChainRecord): Buffer[] => {
-        const value = frames.encode(schemaId, sealChain(record, sealing.ref, sealing.key));
+        const value = frames.encode(schemaId, sealChain(record, key.ref, key.key));
         const halves = value.length > MAX_CHAIN_BYTES ? halvesOf(record) : undefined;
         return halves ? halves.flatMap(encode) : [value];
       };
-      const key = userKey(chain.projectId, sealing.ref);
-      return encode(chainRecord(chain)).map((value) => ({ key, value }));
+      const messageKey = userKey(chain.projectId, key.ref);
+      return encode(chainRecord(chain)).map((value) => ({ key: messageKey, value }));
     });
     const next = Number(batch.lastOffset()) + 1;
     const progress: SessionizeProgress = { processed: next };
