@@ -20,6 +20,9 @@ import { Supervisor } from './start/supervisor.js';
 
 const DEMO_PROJECT = 'demo';
 
+/** The steps of the processors process; the analytics sink has a process of its own. */
+const PROCESSOR_STEPS = 'raw-sink,sessionize';
+
 /** Pages that may send the demo's tracker events: a local dev server on port 8080. */
 const DEMO_PAGE_ORIGINS = ['http://localhost:8080', 'http://127.0.0.1:8080'];
 
@@ -83,8 +86,12 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
   const browserKey = await demoKey(services.db, databaseName(config.databaseUrl), 'browser');
 
   supervisor.start({ name: 'api', entry: 'api/main.ts', args: ['--processes', String(copies.api)] });
+  // The analytics sink runs apart from the raw sink and sessionize: in one process, its work on each
+  // chain waited behind theirs on each event, and its lag grew all through a busy load.
   for (let i = 1; i <= copies.processors; i++) {
-    supervisor.start({ name: copies.processors > 1 ? `processors#${i}` : 'processors', entry: 'processors/main.ts' });
+    const copy = copies.processors > 1 ? `#${i}` : '';
+    supervisor.start({ name: `processors${copy}`, entry: 'processors/main.ts', args: ['--only', PROCESSOR_STEPS] });
+    supervisor.start({ name: `analytics${copy}`, entry: 'processors/main.ts', args: ['--only', 'analytics-sink'] });
   }
   for (let i = 1; i <= copies.workers; i++) {
     supervisor.start({ name: copies.workers > 1 ? `workers#${i}` : 'workers', entry: 'workers/main.ts' });
@@ -108,7 +115,7 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
   console.log(
     [
       '',
-      `Product intelligence is running (api ×${copies.api}, processors ×${copies.processors}, workers ×${copies.workers}).`,
+      `Product intelligence is running (api ×${copies.api}, processors ×${copies.processors} + analytics ×${copies.processors}, workers ×${copies.workers}).`,
       `  base URL    ${baseUrl}`,
       `  stream URL  ws://${config.host}:${config.port}/v1/stream`,
       `  admin key   ${key}   (project "${DEMO_PROJECT}")`,

@@ -333,7 +333,7 @@ export async function liveBench(o: LiveOptions) {
       {
         title: 'CPU per process (% of one core)',
         left: '% CPU',
-        series: ['api', 'processors', 'workers', 'kafka', 'registry', 'postgres', 'bench'].map((name) => ({
+        series: ['api', 'processors', 'analytics', 'workers', 'kafka', 'registry', 'postgres', 'bench'].map((name) => ({
           label: name,
           points: ticks.map((t): [number, number] => [t.t, t.processes[name]?.cpu ?? 0]),
         })),

@@ -33,7 +33,9 @@ function nameOf(pid: number): string | undefined {
   const cmdline = cmdlineOf(pid);
   if (!cmdline) return undefined;
   if (cmdline.includes('api/main.ts')) return 'api';
-  if (cmdline.includes('processors/main.ts')) return 'processors';
+  // npm start runs the analytics sink in a process of its own (`--only analytics-sink`).
+  if (cmdline.includes('processors/main.ts'))
+    return /--only analytics-sink( |$)/.test(cmdline) ? 'analytics' : 'processors';
   if (cmdline.includes('workers/main.ts')) return 'workers';
   if (cmdline.includes('scripts/start.ts')) return 'supervisor';
   if (cmdline.includes('kafka.Kafka')) return 'kafka';

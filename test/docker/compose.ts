@@ -55,7 +55,13 @@ interface Service {
   deploy?: { replicas?: number };
 }
 
-export const ROLES = ['api', 'processors', 'workers'] as const;
+/** The services that run the image, each with its command, as `npm start` runs the roles' processes. */
+export const ROLE_SERVICES: Record<string, { script: string; command: string[] }> = {
+  api: { script: 'api', command: ['npm', 'run', 'api'] },
+  processors: { script: 'processors', command: ['npm', 'run', 'processors', '--', '--only', 'raw-sink,sessionize'] },
+  analytics: { script: 'processors', command: ['npm', 'run', 'processors', '--', '--only', 'analytics-sink'] },
+  workers: { script: 'workers', command: ['npm', 'run', 'workers'] },
+};
 
 /**
  * What docker-compose.yml must say, checked on the file as parsed and on Compose's own reading of
@@ -67,6 +73,7 @@ export function assertComposeShape(
 ): void {
   const { services } = compose;
   assert.deepEqual(Object.keys(services).sort(), [
+    'analytics',
     'api',
     'kafka',
     'mail',
@@ -75,12 +82,12 @@ export function assertComposeShape(
     'registry',
     'workers',
   ]);
-  for (const role of ROLES) {
+  for (const [role, { script, command }] of Object.entries(ROLE_SERVICES)) {
     const s = services[role]!;
     assert.ok(s.build, `${role} is built from the Dockerfile`);
     assert.equal(s.image, 'product-intelligence:local', `${role}: one image for every role`);
-    assert.deepEqual(s.command, ['npm', 'run', role]);
-    assert.ok(expect.scripts[role], `package.json has the script ${role}`);
+    assert.deepEqual(s.command, command);
+    assert.ok(expect.scripts[script], `package.json has the script ${script}`);
     assert.equal(s.init, true, `${role}: an init passes signals on`);
     assert.equal(s.restart, 'unless-stopped');
     const env = Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)]));

@@ -216,7 +216,7 @@ describe('command-line tools', () => {
         typeof assertComposeShape
       >[0];
       assertComposeShape(compose, known);
-      for (const scaled of ['processors', 'workers']) {
+      for (const scaled of ['processors', 'analytics', 'workers']) {
         assert.equal(compose.services[scaled]!.deploy?.replicas, 1, `${scaled}: deploy.replicas shows how to scale`);
       }
     });

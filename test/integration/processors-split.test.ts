@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RunningApi } from '../../api/server.js';
+import { groupId } from '../../lib/kafka/topics.js';
+import { analyticsSink } from '../../processors/analytics-sink/runner.js';
+import { SESSIONIZE } from '../../processors/sessionize/runner.js';
+import { defaultOptions } from '../../scripts/simulate.js';
+import { simulate } from '../../scripts/simulate/generator.js';
+import {
+  call,
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  startProcessorsProcess,
+  startTestApi,
+  stopProcess,
+  waitFor,
+  waitForAnalytics,
+  withAdmin,
+} from './helpers.js';
+
+/** Members per group: sessionize, then the analytics sink. */
+const members = () =>
+  withAdmin(async (admin) => {
+    const { groups } = await admin.describeGroups([groupId(SESSIONIZE), groupId(analyticsSink.name)]);
+    return groups.map((g) => (g.state === 'Stable' ? g.members.length : 0));
+  });
+
+describe('the processors as npm start runs them: raw sink and sessionize in one process, the analytics sink in another', () => {
+  let api: RunningApi;
+  const processes: (ChildProcess | undefined)[] = [];
+
+  after(async () => {
+    await Promise.all(processes.map(stopProcess));
+    await api?.close();
+    await closeServices();
+  });
+
+  it('runs only the steps each was given, and together they store every event and session', async () => {
+    await isolateTopics();
+    api = await startTestApi();
+    const { projectId, keys } = await newProject(['events:write']);
+    const { events, answers } = simulate(defaultOptions(19, 120, 2));
+
+    const analytics = startProcessorsProcess('analytics-sink');
+    processes.push(analytics);
+    await waitFor('the analytics sink alone in its group', async () => (await members())[1] === 1, 60_000);
+    for (let i = 0; i < events.length; i += 1000) {
+      const reply = await call(api, 'POST', '/events/batch', {
+        key: keys[0],
+        json: { events: events.slice(i, i + 1000) },
+      });
+      assert.equal(reply.status, 202);
+    }
+    await sleep(3000);
+    assert.deepEqual(await members(), [0, 1], 'no sessionize member: the analytics-sink process runs the sink only');
+    assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), 0);
+    assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), 0);
+
+    processes.push(startProcessorsProcess('raw-sink,sessionize'));
+    await waitForAnalytics(120_000);
+    assert.deepEqual(await members(), [1, 1]);
+    await waitFor(
+      'the raw sink to store every event',
+      async () => (await count('select 1 from raw_events where project_id = $1', [projectId])) === answers.events,
+      60_000,
+    );
+    assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), answers.events);
+    assert.equal(await count('select 1 from sessions where project_id = $1', [projectId]), answers.sessions);
+  }).timeout(4 * 60_000);
+});
