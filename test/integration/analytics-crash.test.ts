@@ -29,7 +29,10 @@ import {
   withAdmin,
 } from './helpers.js';
 
-/** The raw-sink and the analytics chain (sessionize → analytics) in one process, as `npm start` runs them. */
+/**
+ * The raw-sink and the analytics chain (sessionize → analytics) in one process (`npm start` runs the
+ * analytics sink apart): each kill takes all three steps at once.
+ */
 const startProcessors = () => startProcessorsProcess('raw-sink,analytics');
 
 /**
