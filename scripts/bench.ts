@@ -47,6 +47,7 @@ await runCli(
       fresh: { type: 'boolean', help: 'live: drop the bench database and topics first (history loaded again)' },
       api: { type: 'string', arg: 'n', help: 'live: API processes (npm start --api)' },
       processors: { type: 'string', arg: 'n', help: 'live: processor processes (npm start --processors)' },
+      analytics: { type: 'string', arg: 'n', help: 'live: analytics-sink processes (npm start --analytics)' },
       out: { type: 'string', arg: 'file', help: 'live: JSON report (default .bench/live.json)' },
       plot: { type: 'string', arg: 'file', help: 'live: PNG plot (default docs/performance-live.png)' },
       events: {
@@ -83,8 +84,7 @@ await runCli(
         fresh: values.fresh ?? false,
         out: values.out ?? '.bench/live.json',
         plot: values.plot ?? 'docs/performance-live.png',
-        api: values.api,
-        processors: values.processors,
+        copies: { api: values.api, processors: values.processors, analytics: values.analytics },
       });
     } else if (mode === 'reads') {
       report = await readsBench({

@@ -20,9 +20,6 @@ import { Supervisor } from './start/supervisor.js';
 
 const DEMO_PROJECT = 'demo';
 
-/** The steps of the processors process; the analytics sink has a process of its own. */
-const PROCESSOR_STEPS = 'raw-sink,sessionize';
-
 /** Pages that may send the demo's tracker events: a local dev server on port 8080. */
 const DEMO_PAGE_ORIGINS = ['http://localhost:8080', 'http://127.0.0.1:8080'];
 
@@ -62,18 +59,28 @@ async function apiAnswers(healthUrl: string, timeoutMs: number): Promise<void> {
   }
 }
 
-const count = (value: string | undefined, fallback: number, name: string): number => {
+const count = (value: string | undefined, fallback: number, name: string, least = 1): number => {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`--${name}: expected a whole number from 1 to 64`);
+  if (!Number.isInteger(n) || n < least || n > 64) {
+    throw new Error(`--${name}: expected a whole number from ${least} to 64`);
+  }
   return n;
 };
 
-async function main(options: { simulate?: boolean; api?: string; processors?: string; workers?: string }) {
+async function main(options: {
+  simulate?: boolean;
+  api?: string;
+  processors?: string;
+  analytics?: string;
+  workers?: string;
+}) {
   const cores = os.availableParallelism();
+  const processors = count(options.processors, Math.max(1, Math.floor(cores / 2)), 'processors');
   const copies = {
     api: count(options.api, Math.max(1, Math.floor(cores / 2)), 'api'),
-    processors: count(options.processors, Math.max(1, Math.floor(cores / 2)), 'processors'),
+    processors,
+    analytics: count(options.analytics, processors, 'analytics', 0),
     workers: count(options.workers, 1, 'workers'),
   };
   const config = loadConfig();
@@ -86,12 +93,17 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
   const browserKey = await demoKey(services.db, databaseName(config.databaseUrl), 'browser');
 
   supervisor.start({ name: 'api', entry: 'api/main.ts', args: ['--processes', String(copies.api)] });
-  // The analytics sink runs apart from the raw sink and sessionize: in one process, its work on each
-  // chain waited behind theirs on each event, and its lag grew all through a busy load.
+  // The analytics sink runs apart from the raw sink and sessionize (unless --analytics 0): in one
+  // process its work on each chain waited behind theirs on each event, and its lag grew all through a
+  // busy load; apart, it takes CPU the API had during a burst (docs/performance.md, nineteenth session).
+  const steps = copies.analytics > 0 ? 'raw-sink,sessionize' : 'raw-sink,analytics';
   for (let i = 1; i <= copies.processors; i++) {
-    const copy = copies.processors > 1 ? `#${i}` : '';
-    supervisor.start({ name: `processors${copy}`, entry: 'processors/main.ts', args: ['--only', PROCESSOR_STEPS] });
-    supervisor.start({ name: `analytics${copy}`, entry: 'processors/main.ts', args: ['--only', 'analytics-sink'] });
+    const name = copies.processors > 1 ? `processors#${i}` : 'processors';
+    supervisor.start({ name, entry: 'processors/main.ts', args: ['--only', steps] });
+  }
+  for (let i = 1; i <= copies.analytics; i++) {
+    const name = copies.analytics > 1 ? `analytics#${i}` : 'analytics';
+    supervisor.start({ name, entry: 'processors/main.ts', args: ['--only', 'analytics-sink'] });
   }
   for (let i = 1; i <= copies.workers; i++) {
     supervisor.start({ name: copies.workers > 1 ? `workers#${i}` : 'workers', entry: 'workers/main.ts' });
@@ -115,7 +127,7 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
   console.log(
     [
       '',
-      `Product intelligence is running (api ×${copies.api}, processors ×${copies.processors} + analytics ×${copies.processors}, workers ×${copies.workers}).`,
+      `Product intelligence is running (api ×${copies.api}, processors ×${copies.processors}, analytics ×${copies.analytics}, workers ×${copies.workers}).`,
       `  base URL    ${baseUrl}`,
       `  stream URL  ws://${config.host}:${config.port}/v1/stream`,
       `  admin key   ${key}   (project "${DEMO_PROJECT}")`,
@@ -147,7 +159,7 @@ async function main(options: { simulate?: boolean; api?: string; processors?: st
 
 await runCli(
   {
-    usage: 'npm start -- [--simulate] [--api n] [--processors n] [--workers n]',
+    usage: 'npm start -- [--simulate] [--api n] [--processors n] [--analytics n] [--workers n]',
     summary:
       'The whole service on this machine: the local stack, then one supervised process per role (more where cores allow).',
     options: {
@@ -157,6 +169,11 @@ await runCli(
         type: 'string',
         arg: 'n',
         help: 'processor processes sharing the partitions (default: half the cores)',
+      },
+      analytics: {
+        type: 'string',
+        arg: 'n',
+        help: 'analytics-sink processes (default: as many as --processors; 0 runs the sink inside the processors)',
       },
       workers: { type: 'string', arg: 'n', help: 'worker processes (default 1; every worker is safe to run twice)' },
     },

@@ -35,8 +35,8 @@ export interface LiveOptions {
   fresh: boolean;
   out: string;
   plot: string;
-  api?: string;
-  processors?: string;
+  /** processes of each role as `npm start --<role> n` takes them (its defaults where unset) */
+  copies: Partial<Record<'api' | 'processors' | 'analytics', string>>;
 }
 
 const DAY = 86_400_000;
@@ -67,7 +67,7 @@ export async function liveBench(o: LiveOptions) {
   const config = loadConfig({ ...process.env, ...env });
   if (o.fresh) await dropEverything(base.databaseUrl, o.database, config);
 
-  const startArgs = [...(o.api ? ['--api', o.api] : []), ...(o.processors ? ['--processors', o.processors] : [])];
+  const startArgs = Object.entries(o.copies).flatMap(([role, n]) => (n ? [`--${role}`, n] : []));
   const service = await startService(env, startArgs);
   const services = connectServices(config, createLogger('error'), 4);
   const admin = services.kafka.admin();
