@@ -18,7 +18,7 @@ export interface Panel {
   series: Series[];
 }
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#17becf'];
 
 /**
  * Line charts of a benchmark run as one PNG: Chart.js drawing into headless Chromium (the same
