@@ -37,9 +37,9 @@ function randomIv(): Buffer {
 
 /**
  * Values this process sealed or opened a moment ago, each kept until its next opening. The
- * processors open every event twice (the raw sink, then sessionize) and open in the analytics
- * sink the chain sessionize sealed just before, in one process: AES-GCM (a cipher context per
- * value) and JSON for each were a quarter of their CPU. An entry is found by the key, the context
+ * processors open every event twice (the raw sink, then sessionize) and, where the analytics sink
+ * runs beside sessionize (`npm start -- --analytics 0`), open there the chain sessionize sealed just
+ * before: AES-GCM (a cipher context per value) and JSON for each were a quarter of their CPU. An entry is found by the key, the context
  * and the IV and tag, and taken only when the sealed bytes are the same, so it is what opening
  * those bytes gives. The oldest go first beyond the budget (a consumer far behind the other then
  * opens for itself).
@@ -103,13 +103,18 @@ interface Kept {
 let recentlyOpened: RecentlyOpened | undefined;
 
 /**
- * From now on this process keeps what it seals and opens until the next opening of the same
- * bytes (`budgetBytes` of sealed bytes at most, as many again in values). For the processors
- * only: a process that opens each value once would only pay for keeping it.
+ * From now on this process keeps what it opens, and what it seals unless `keepSealed` is false,
+ * until the next opening of the same bytes (`budgetBytes` of sealed bytes at most, as many again in
+ * values). For the processors only: a process that opens each value once would only pay for
+ * keeping it, and sealed chains are opened again only where the analytics sink runs beside sessionize.
  */
-export function keepOpenedValues(budgetBytes = 16 * 1024 * 1024): void {
+export function keepOpenedValues(budgetBytes = 16 * 1024 * 1024, keepSealed = true): void {
   recentlyOpened = new RecentlyOpened(budgetBytes);
+  keepsSealed = keepSealed;
 }
+
+/** Whether what this process seals is kept too: not where no step of the process opens it again. */
+let keepsSealed = true;
 
 /**
  * AES-256-GCM of the JSON text of `value`: iv | tag | ciphertext. `context` (the project and the
@@ -122,7 +127,7 @@ export function sealValue(key: Buffer, context: string, value: unknown): Buffer 
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context));
   const text = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
   const sealed = Buffer.concat([iv, cipher.getAuthTag(), text]);
-  recentlyOpened?.keep(RecentlyOpened.id(key, context, sealed), sealed, value);
+  if (keepsSealed) recentlyOpened?.keep(RecentlyOpened.id(key, context, sealed), sealed, value);
   return sealed;
 }
 

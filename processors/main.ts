@@ -37,8 +37,8 @@ export async function startProcessors(services: Services, names: StepName[] = PR
     analytics: chosen.has('analytics') || chosen.has('analytics-sink'),
   };
   // The raw sink and sessionize open the same events, the analytics sink the chains sessionize
-  // seals: values opened or sealed by one step are kept for the other when both run here.
-  if (runs.sessionize && (runs.raw || runs.analytics)) keepOpenedValues();
+  // seals: values one step opens or seals are kept for the other when both run here.
+  if (runs.sessionize && (runs.raw || runs.analytics)) keepOpenedValues(undefined, runs.analytics);
   const running: RunningSink[] = [];
   try {
     if (runs.raw) running.push(await runPostgresSink(rawSink, services));

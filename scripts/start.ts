@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on one machine — the local stack (started when not running),
- * migrations, topics and schemas, then one process per role (api, processors, workers; more
- * where cores allow), each restarted with backoff when it crashes, their logs as one readable
+ * migrations, topics and schemas, then one process per role (api, processors, analytics, workers;
+ * more where cores allow), each restarted with backoff when it crashes, their logs as one readable
  * log, and a demo project with an admin key. Ctrl-C stops the roles and what this run started.
  */
 import fs from 'node:fs';

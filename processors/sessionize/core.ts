@@ -71,7 +71,8 @@ export class PartitionSessions {
   /**
    * The held users' keys by their lowest offset, for the restart offset of every batch: walking all
    * users for it cost each small live batch a time that grew with the users held (docs/performance.md,
-   * nineteenth session). Entries of users since changed or forgotten stay until they reach the head.
+   * nineteenth session). Entries of users since changed or forgotten stay until they reach the head,
+   * or until they outnumber the users and the heap is rebuilt.
    */
   private lows = new FlatQueue<string>();
   /** The latest receipt time seen in the partition: the clock of eviction, so a replay evicts alike. */
@@ -157,13 +158,15 @@ export class PartitionSessions {
       },
       commit: () => {
         for (const [key, state] of touched) {
+          // A user's lowest offset only rises (new events come later, a new chain starts later), so
+          // an entry is pushed when it moves and each held user has one entry that is not stale.
+          if (!evicted.has(key) && this.users.get(key)?.lowest !== state.lowest) this.lows.push(key, state.lowest);
           this.users.delete(key);
           this.users.set(key, state);
         }
         for (const key of evicted) this.users.delete(key);
         this.clock = clock;
         this.held = held;
-        for (const [key, state] of touched) if (!evicted.has(key)) this.lows.push(key, state.lowest);
         if (this.lows.length > 2 * this.users.size + 1024) {
           this.lows = new FlatQueue<string>();
           for (const [key, state] of this.users) this.lows.push(key, state.lowest);

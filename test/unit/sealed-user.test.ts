@@ -117,6 +117,17 @@ describe('sealed users (crypto-shredding)', () => {
       assert.equal(openValue(key, 'p:r', sealed), value);
     });
 
+    it('keeps nothing it seals where told not to (no step of the process opens it again), still what it opens', () => {
+      keepOpenedValues(undefined, false);
+      const key = newUserKey();
+      const value = { user_id: 'ada', properties: ['{"i":1}'] };
+      const sealed = sealValue(key, 'p:r', value);
+      const opened = openValue(key, 'p:r', sealed);
+      assert.deepEqual(opened, value);
+      assert.notEqual(opened, value, 'decrypted: the sealed value was not kept');
+      assert.equal(openValue(key, 'p:r', Buffer.from(sealed)), opened, 'what it opened is kept');
+    });
+
     it('keeps its own copy of opened bytes, not a view of the buffer they came in (a whole Kafka fetch)', () => {
       const key = newUserKey();
       const sealed = sealValue(key, 'p:r', { a: 1 });

@@ -127,9 +127,49 @@ describe('PartitionSessions', () => {
     after.commit();
     take(s, batch(of('u2', 'b2', 50, 4)));
     assert.equal(s.add([], () => RULES).restartOffset(5), 2);
-    // Many more steps than users: the lowest offsets are rebuilt from the users held, still right.
-    for (let i = 5; i < 3000; i++) take(s, batch(of('u2', `b${i}`, 50 + i, i)));
+    // Many more steps than users, u2's chain starting anew each time: stale entries pile up, then
+    // the lowest offsets are rebuilt from the users held.
+    for (let i = 5; i < 3000; i++) {
+      take(s, batch(of('u2', `b${i}`, 50 + 20 * i, i)));
+      if (i % 500 === 0) assert.equal(s.add([], () => RULES).restartOffset(i + 1), 2);
+    }
     assert.equal(s.add([], () => RULES).restartOffset(3000), 2);
+  });
+
+  it('restarts from the lowest offset its users hold, whatever the batches, evictions and abandoned steps', () => {
+    // The held users, read from outside: the reference the restart offset must agree with.
+    const heldLowest = (s: PartitionSessions) =>
+      [...(s as unknown as { users: Map<string, { lowest: number }> }).users.values()].map((u) => u.lowest);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ user: fc.nat(5), dt: fc.nat(30), abandoned: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 80,
+        }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 2, max: 40 }),
+        fc.integer({ min: 20, max: 400 }),
+        (specs, size, maxHeld, idle) => {
+          const s = new PartitionSessions(idle, maxHeld);
+          let t = 0;
+          for (let at = 0; at < specs.length; at += size) {
+            const events = specs.slice(at, at + size).map((spec, i) => {
+              t += spec.dt;
+              const offset = at + i;
+              return ev(`m${offset}`, t, { user_id: `u${spec.user}`, received_at: offset * 5, offset });
+            });
+            const next = at + events.length;
+            if (specs[at]!.abandoned) s.add(batch(...events), () => RULES).restartOffset(next);
+            const step = s.add(batch(...events), () => RULES);
+            const restart = step.restartOffset(next);
+            step.commit();
+            assert.equal(restart, Math.min(next, ...heldLowest(s)));
+            assert.ok(s.heldEvents <= maxHeld, `${s.heldEvents} events held, at most ${maxHeld}`);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('changes nothing until a step is committed: a batch read again after a failed transaction gives the same chains', () => {
