@@ -15,7 +15,7 @@ import { analyticsLag, eventsEnd } from '../../processors/analytics-sink/progres
 import { holdOutput } from './child-output.js';
 import { type SealedEventRecord, newUserKey, sealEvent } from '../../domain/sealed-user.js';
 import { type TrackedEventRecord, UUID } from '../../domain/tracked-event.js';
-import { userKey } from '../../lib/kafka/topics.js';
+import { groupId, userKey } from '../../lib/kafka/topics.js';
 import { ensureUserKeys, userRefOf } from '../../store/user-keys.js';
 
 let shared: Services | undefined;
@@ -106,6 +106,14 @@ export async function withAdmin<T>(work: (admin: Admin) => Promise<T>): Promise<
   } finally {
     await admin.disconnect();
   }
+}
+
+/** The members of each processor's consumer group, in the order given; 0 for a group that is rebalancing. */
+export function stableMembers(processors: string[]): Promise<number[]> {
+  return withAdmin(async (admin) => {
+    const { groups } = await admin.describeGroups(processors.map((p) => groupId(p)));
+    return groups.map((g) => (g.state === 'Stable' ? g.members.length : 0));
+  });
 }
 
 /** Waits until `processor` has applied everything now in the topic (its stored offsets reach the high watermarks). */

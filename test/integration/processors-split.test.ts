@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
-import { groupId } from '../../lib/kafka/topics.js';
 import { analyticsSink } from '../../processors/analytics-sink/runner.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
 import { SESSIONIZE } from '../../processors/sessionize/runner.js';
@@ -15,23 +14,15 @@ import {
   isolateTopics,
   newProject,
   startProcessorsProcess,
+  stableMembers,
   startTestApi,
   stopProcess,
   waitFor,
   waitForAnalytics,
-  withAdmin,
 } from './helpers.js';
 
 /** Members per group (0 while it rebalances): the raw sink, sessionize, the analytics sink. */
-const members = () =>
-  withAdmin(async (admin) => {
-    const { groups } = await admin.describeGroups([
-      groupId(rawSink.name),
-      groupId(SESSIONIZE),
-      groupId(analyticsSink.name),
-    ]);
-    return groups.map((g) => (g.state === 'Stable' ? g.members.length : 0));
-  });
+const members = () => stableMembers([rawSink.name, SESSIONIZE, analyticsSink.name]);
 
 describe('the processors as npm start runs them: raw sink and sessionize in one process, the analytics sink in another', () => {
   let api: RunningApi;

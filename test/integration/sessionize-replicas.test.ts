@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
-import { groupId } from '../../lib/kafka/topics.js';
 import { sessionizeLag } from '../../processors/analytics-sink/progress.js';
 import { analyticsSink } from '../../processors/analytics-sink/runner.js';
 import { SESSIONIZE } from '../../processors/sessionize/runner.js';
@@ -15,6 +14,7 @@ import {
   isolateTopics,
   newProject,
   runReplay,
+  stableMembers,
   startProcessorsProcess,
   startTestApi,
   stopProcess,
@@ -25,11 +25,7 @@ import {
 } from './helpers.js';
 
 /** Members of each group of the analytics chain, or 0 for a group that is rebalancing. */
-const stableMembers = () =>
-  withAdmin(async (admin) => {
-    const { groups } = await admin.describeGroups([groupId(SESSIONIZE), groupId(analyticsSink.name)]);
-    return groups.map((g) => (g.state === 'Stable' ? g.members.length : 0));
-  });
+const chainMembers = () => stableMembers([SESSIONIZE, analyticsSink.name]);
 
 describe('two processes share the analytics chain; one freezes past its session and wakes as a zombie', () => {
   let api: RunningApi;
@@ -59,7 +55,7 @@ describe('two processes share the analytics chain; one freezes past its session 
     };
     const [frozen, survivor] = [startProcessorsProcess('analytics'), startProcessorsProcess('analytics')];
     processes.push(frozen, survivor);
-    const bothIn = async () => (await stableMembers()).every((n) => n === 2);
+    const bothIn = async () => (await chainMembers()).every((n) => n === 2);
     await waitFor('both processes in the sessionize and analytics groups', bothIn, 60_000);
 
     await post(thirds[0]!);
@@ -71,7 +67,7 @@ describe('two processes share the analytics chain; one freezes past its session 
     // on them until Postgres ends the frozen transaction (SINK_IDLE_IN_TRANSACTION_MS, 30 s).
     await waitFor(
       'the groups to drop the frozen process',
-      async () => (await stableMembers()).every((n) => n === 1),
+      async () => (await chainMembers()).every((n) => n === 1),
       120_000,
     );
     // The survivor sessionizes every partition, the frozen one's too: its producers fenced the
