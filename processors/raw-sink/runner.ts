@@ -26,6 +26,7 @@ export const rawSink: PostgresSink<EventOnWire> = {
   name: 'raw-sink',
   topic: 'events',
   tables: ['raw_events'],
+  chunk: 1000,
   async write(client, messages) {
     const sent = messages.flatMap((m) => (m.value ? [{ ...m, value: m.value }] : []));
     const opened = await openEvents(

@@ -23,6 +23,11 @@ export interface PostgresSink<T> {
   topic: TopicKey;
   /** The tables only this sink writes: scripts/replay.ts empties them before rebuilding. */
   tables: string[];
+  /**
+   * Messages applied in one transaction at most: a fetch's backlog is split, so locks are held
+   * briefly and a retry redoes little.
+   */
+  chunk: number;
   write(client: PoolClient, messages: SinkMessage<T>[]): Promise<Committed | void>;
 }
 
@@ -51,9 +56,6 @@ interface DeadLetter {
  * statements), and the member that took the partition over applies the batch again.
  */
 const SINK_IDLE_IN_TRANSACTION_MS = 30_000;
-
-/** Messages applied per transaction at most (a fetch's backlog is split). */
-const SINK_CHUNK = 1000;
 
 /**
  * SQLSTATE class 22 (the data itself is unacceptable: encoding, range …) and 54 (a program
@@ -226,11 +228,11 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
       }
     }
-    // A fetch can hold a large backlog: it is applied in transactions of at most SINK_CHUNK
-    // messages, each moving the stored offset, so locks are held briefly and a retry redoes little.
-    for (let i = 0; i < Math.max(1, decoded.length); i += SINK_CHUNK) {
-      const chunk = decoded.slice(i, i + SINK_CHUNK);
-      const end = i + SINK_CHUNK >= decoded.length ? last : chunk[chunk.length - 1]!.offset;
+    // A fetch can hold a large backlog: it is applied in transactions of at most `sink.chunk`
+    // messages, each moving the stored offset.
+    for (let i = 0; i < Math.max(1, decoded.length); i += sink.chunk) {
+      const chunk = decoded.slice(i, i + sink.chunk);
+      const end = i + sink.chunk >= decoded.length ? last : chunk[chunk.length - 1]!.offset;
       const lo = i === 0 ? -1 : decoded[i - 1]!.offset;
       const chunkDead = dead.filter((d) => d.offset > lo && d.offset <= end);
       const applied = await applyChunk(batch.partition, chunk, chunkDead, end, payloadOf);
