@@ -11,8 +11,24 @@ import type { TrackedEventRecord } from './tracked-event.js';
 
 /** The user's pseudonym in Kafka keys and values: HMAC-SHA256 of the user id, 128 bits in hex. */
 export function userRef(projectSecret: Buffer, userId: string): string {
-  return crypto.createHmac('sha256', projectSecret).update(userId, 'utf8').digest('hex').slice(0, 32);
+  let refs = refsBySecret.get(projectSecret);
+  if (!refs) refsBySecret.set(projectSecret, (refs = new Map<string, string>()));
+  let ref = refs.get(userId);
+  if (ref === undefined) {
+    ref = crypto.createHmac('sha256', projectSecret).update(userId, 'utf8').digest('hex').slice(0, 32);
+    if (refs.size >= KEPT_REFS_PER_SECRET) refs.clear();
+    refs.set(userId, ref);
+  }
+  return ref;
 }
+
+/**
+ * Pseudonyms made before, per secret (the buffer callers keep: `keptPseudonymSecrets`). The API
+ * names each user of a request again, and an HMAC context per user was ~5 % of its CPU at a burst
+ * (docs/performance.md, twentieth session). Emptied when full: a product's active users fit.
+ */
+const refsBySecret = new WeakMap<Buffer, Map<string, string>>();
+const KEPT_REFS_PER_SECRET = 100_000;
 
 export const USER_KEY_BYTES = 32;
 const IV_BYTES = 12;

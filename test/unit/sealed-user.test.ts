@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import {
   keepOpenedValues,
@@ -28,6 +29,21 @@ describe('sealed users (crypto-shredding)', () => {
     assert.equal(userRef(a, 'ada'), userRef(a, 'ada'));
     assert.notEqual(userRef(a, 'ada'), userRef(b, 'ada'));
     assert.notEqual(userRef(a, 'ada'), userRef(a, 'bob'));
+  });
+
+  it('keeps pseudonyms it made per secret, equal to the HMAC whether kept, made again or emptied out', () => {
+    const hmac = (secret: Buffer, id: string) =>
+      crypto.createHmac('sha256', secret).update(id, 'utf8').digest('hex').slice(0, 32);
+    const a = Buffer.alloc(32, 3);
+    const first = userRef(a, 'ada');
+    assert.equal(first, hmac(a, 'ada'));
+    // Another buffer with the same bytes, and one with other bytes, each from its own kept pseudonyms.
+    assert.equal(userRef(Buffer.alloc(32, 3), 'ada'), first);
+    assert.equal(userRef(Buffer.alloc(32, 4), 'ada'), hmac(Buffer.alloc(32, 4), 'ada'));
+    // More users than are kept: the map is emptied and refilled, never wrong.
+    for (let i = 0; i < 100_050; i++) userRef(a, `u${i}`);
+    assert.equal(userRef(a, 'ada'), first);
+    assert.equal(userRef(a, 'u100049'), hmac(a, 'u100049'));
   });
 
   it('opens an event sealed with the user key; without the key it is skipped, a plain one passes', () => {
