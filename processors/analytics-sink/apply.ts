@@ -3,6 +3,7 @@ import { featuresWithNewFirsts, grownSessions } from '../../domain/contribution/
 import { type PageDay, frictionAlert } from '../../domain/friction/alerts.js';
 import type { FrictionTotals } from '../../domain/friction/index.js';
 import type { PoolClient } from '../../lib/db.js';
+import { yieldToLoop } from '../../lib/loop-watch.js';
 import { perUserTable, sharedTable } from '../../store/additive-deltas.js';
 import { type ChangedUser, answerTableShares, sharesUnmoved } from '../../store/answer-tables.js';
 import { ContributionDeltas } from '../../store/contributions.js';
@@ -13,6 +14,9 @@ import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } fro
 import type { SessionChange } from './resessionize.js';
 import type { StoredEvent } from './stored-events.js';
 import { factsOf } from '../../store/friction-facts.js';
+
+/** Users' changes turned into rows between two turns of the event loop (`yieldToLoop`). */
+const YIELD_EVERY_CHANGES = 250;
 
 /**
  * Writes the changed sessions, their shares of the daily and answer tables, and the moments the
@@ -29,7 +33,8 @@ export async function applyChanges(
   const features: TouchedFeature[] = [];
   const writes: SessionWrites = { removed: [], added: [] };
   const users: ChangedUser[] = [];
-  for (const { t, old, fresh } of changes) {
+  for (const [i, { t, old, fresh }] of changes.entries()) {
+    if (i % YIELD_EVERY_CHANGES === YIELD_EVERY_CHANGES - 1) await yieldToLoop();
     // The change moves only sessions from the first day of those it removes or adds: what depends
     // on a user's sessions is read from that day (store/answer-tables.ts, store/feature-users.ts).
     const from = [...old.map((s) => s.contribution.day), ...fresh.map((f) => f.c.day)].sort()[0];

@@ -2,6 +2,7 @@ import type { AnalyticsConfig } from '../../domain/analytics-config.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { type Session, chainsOf } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
+import { yieldToLoop } from '../../lib/loop-watch.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
 import {
   type StoredSessionSpan,
@@ -14,6 +15,9 @@ import {
 import type { RecentSessions } from './recent-sessions.js';
 import { type SessionChange, type StoredSession, freshSession, resessionize } from './resessionize.js';
 import { type Stored, erasedUsers, keyOf, touchedBy } from './stored-events.js';
+
+/** Users' chains checked and applied between two turns of the event loop (`yieldToLoop`). */
+const YIELD_EVERY_USERS = 250;
 
 /** What a batch's chains change, and what to remember of each changed user once it commits. */
 export interface ChainPlan {
@@ -76,18 +80,19 @@ export async function chainChanges(
   const stored = await storedAround(client, candidates, configs);
   const plan: ChainPlan = { changes: [], remember: new Map() };
   const resplit = new Set(users.map((u) => u.key));
-  candidates.forEach((u, i) => {
+  for (const [i, u] of candidates.entries()) {
+    if (i % YIELD_EVERY_USERS === YIELD_EVERY_USERS - 1) await yieldToLoop();
     const gapMs = configs.get(u.projectId)!.session.gapMs;
-    if (!stillStored(u.recentUsed, stored[i]!)) return;
+    if (!stillStored(u.recentUsed, stored[i]!)) continue;
     // Recent events are stored copies: they were when this process stored them, and still are.
     const recentCopies = new Map<string, AnalyticsEvent>();
     for (const s of u.recentUsed) for (const e of s.events) recentCopies.set(e.message_id, e);
     const copyOf = (id: string) => copies.get(keyOf(u.projectId, id)) ?? recentCopies.get(id);
-    if (!chainsMatchStored(u.userId, u.chains, copyOf)) return;
+    if (!chainsMatchStored(u.userId, u.chains, copyOf)) continue;
     const events = u.chains.flat().flatMap((s) => s.events);
     const present = new Set(events.filter((e) => !u.newIds.has(e.message_id)).map((e) => e.message_id));
     const outcome = applyChains(stored[i]!, u.chains, gapMs, present);
-    if (!outcome) return;
+    if (!outcome) continue;
     resplit.delete(u.key);
     const all = u.chains.flat();
     plan.changes.push({
@@ -101,7 +106,7 @@ export async function chainChanges(
       fresh: outcome.added.map((s) => freshSession(s, configs.get(u.projectId)!)),
     });
     plan.remember.set(u.key, lastChainAfter(u.recent, outcome, gapMs));
-  });
+  }
   const fallback = touchedBy(rows).filter((t) => resplit.has(keyOf(t.projectId, t.userId)));
   for (const change of await resessionize(client, fallback, configs)) {
     const { projectId, userId } = change.t;

@@ -3,6 +3,7 @@ import { type FetchShape, batchConsumer, consumeBatches } from './batch-consumer
 import type { Kafka } from 'kafkajs';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
+import { yieldToLoop } from '../../lib/loop-watch.js';
 import { AvroFrames, type SchemaRegistry } from '../../lib/kafka/registry.js';
 import { type TopicKey, groupId, topicName } from '../../lib/kafka/topics.js';
 
@@ -228,6 +229,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         dead.push({ offset: base.offset, key: base.key, payload: message.value, error: (err as Error).message });
       }
     }
+    await yieldToLoop();
     // A fetch can hold a large backlog: it is applied in transactions of at most `sink.chunk`
     // messages, each moving the stored offset.
     for (let i = 0; i < Math.max(1, decoded.length); i += sink.chunk) {

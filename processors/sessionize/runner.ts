@@ -13,6 +13,7 @@ import { openEventsKeyed, sealingKeys, userKeyLookup } from '../../store/user-ke
 import { groupId, topicName, userKey } from '../../lib/kafka/topics.js';
 import type { RunningSink, SinkDeps } from '../runtime/postgres-sink.js';
 import { batchConsumer, consumeBatches } from '../runtime/batch-consumer.js';
+import { yieldToLoop } from '../../lib/loop-watch.js';
 import { type PartitionEvent, PartitionSessions } from './core.js';
 import { type SessionChainRecord, chainRecord, halvesOf, sealChain } from './record.js';
 
@@ -29,6 +30,9 @@ const MAX_HELD_EVENTS = 100_000;
  * this: the broker refuses record batches above 1 MB (`message.max.bytes`).
  */
 const MAX_CHAIN_BYTES = 512 * 1024;
+
+/** Chains sealed and encoded between two turns of the event loop (`yieldToLoop`). */
+const YIELD_EVERY_CHAINS = 500;
 
 /** What the sessionizer writes as the metadata of its committed offsets. */
 export interface SessionizeProgress {
@@ -99,6 +103,7 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
         refused.push({ offset: message.offset, error: (err as Error).message });
       }
     }
+    await yieldToLoop();
     // Events of an erased user (no key any more) are skipped; plain ones (written before sealing)
     // get their user a key, so that the chains they join go out sealed.
     const { opened, sealing } = await openEventsKeyed(
@@ -144,8 +149,10 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     if (refused.length > 0)
       log.error({ partition: batch.partition, offsets: refused.map((r) => r.offset) }, 'dead-lettered');
     const configs = await projectAnalyticsConfigs(deps.db, [...new Set(events.map((e) => e.projectId))]);
+    await yieldToLoop();
     const step = state.add(events, (projectId) => configs.get(projectId)!.session);
     const { chains } = step;
+    await yieldToLoop();
     // A chain goes sealed with the key that opened its user's events in this batch; the users whose
     // events came plain get theirs looked up, or made. A user erased since has no key: their
     // chains are not written (one erased while the batch runs is sealed with the deleted key, so
@@ -156,10 +163,12 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
       unsealed.map((c) => ({ projectId: c.projectId, userId: c.userId })),
       plainUsers,
     );
-    const messages = chains.flatMap((chain) => {
+    const messages: { key: string; value: Buffer }[] = [];
+    for (const [i, chain] of chains.entries()) {
+      if (i % YIELD_EVERY_CHAINS === YIELD_EVERY_CHAINS - 1) await yieldToLoop();
       const lookup = userKeyLookup(chain.projectId, chain.userId);
       const key = sealing.get(lookup) ?? looked.get(lookup);
-      if (!key) return [];
+      if (!key) continue;
       // A record too large for a message goes in parts, in order: the sink takes them alike.
       const encode = (record: SessionChainRecord): Buffer[] => {
         const value = frames.encode(schemaId, sealChain(record, key.ref, key.key));
@@ -167,8 +176,8 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
         return halves ? halves.flatMap(encode) : [value];
       };
       const messageKey = userKey(chain.projectId, key.ref);
-      return encode(chainRecord(chain)).map((value) => ({ key: messageKey, value }));
-    });
+      for (const value of encode(chainRecord(chain))) messages.push({ key: messageKey, value });
+    }
     const next = Number(batch.lastOffset()) + 1;
     const progress: SessionizeProgress = { processed: next };
     const producer = await producerFor(batch.partition);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { watchEventLoop } from '../../lib/loop-watch.js';
+import { watchEventLoop, yieldToLoop } from '../../lib/loop-watch.js';
 
 /** Holds this thread for `ms`, as a long synchronous step would. */
 function hold(ms: number): void {
@@ -35,5 +35,22 @@ describe('event-loop watch', () => {
       watch.stop();
     }
     assert.deepEqual(warnings, []);
+  });
+
+  it('lets a due timer run between stages where awaiting a resolved promise does not', async () => {
+    const stages = async (between: () => Promise<void>) => {
+      let fired = false;
+      const timer = setTimeout(() => (fired = true), 0);
+      hold(20); // the timer is due
+      const seen: boolean[] = [];
+      for (let i = 0; i < 3; i++) {
+        await between();
+        seen.push(fired);
+      }
+      clearTimeout(timer);
+      return seen;
+    };
+    assert.deepEqual(await stages(() => Promise.resolve()), [false, false, false]);
+    assert.deepEqual(await stages(yieldToLoop), [true, true, true]);
   });
 });
