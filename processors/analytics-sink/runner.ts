@@ -58,8 +58,8 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
     'segment_feature_reach',
   ],
   // A user's session, shares and metrics are written once per transaction: under a backlog, five
-  // thousand chains carry ~3 events per session written where a thousand carried ~2.5, and the
-  // chain drained 1.5× faster (docs/performance.md, twentieth session).
+  // thousand chains carry ~3 events per session written where a thousand carried ~2.5, and a paced
+  // load's backlog drained in 98–135 s against 131–154 s (docs/performance.md, twentieth session).
   chunk: 5000,
   async write(client, messages) {
     const chains = await openChains(
