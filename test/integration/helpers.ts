@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +69,18 @@ export async function call<T = Record<string, unknown>>(
   const res = await fetch(`${api.baseUrl}${path}`, { method, headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/**
+ * Posts `events` to /events/batch in requests of 1,000, each answered 202 (asserted), `pauseMs`
+ * apart when given.
+ */
+export async function postEvents(api: RunningApi, key: string, events: unknown[], pauseMs = 0): Promise<void> {
+  for (let i = 0; i < events.length; i += 1000) {
+    const reply = await call(api, 'POST', '/events/batch', { key, json: { events: events.slice(i, i + 1000) } });
+    assert.equal(reply.status, 202);
+    if (pauseMs > 0) await sleep(pauseMs);
+  }
 }
 
 /** Polls until `probe` returns a value that is not undefined/false; fails with `what` after the timeout. */

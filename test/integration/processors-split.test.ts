@@ -8,13 +8,13 @@ import { SESSIONIZE } from '../../processors/sessionize/runner.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
 import {
-  call,
   closeServices,
   count,
   isolateTopics,
   newProject,
-  startProcessorsProcess,
+  postEvents,
   stableMembers,
+  startProcessorsProcess,
   startTestApi,
   stopProcess,
   waitFor,
@@ -43,13 +43,7 @@ describe('the processors as npm start runs them: raw sink and sessionize in one 
     const analytics = startProcessorsProcess('analytics-sink');
     processes.push(analytics);
     await waitFor('the analytics sink alone in its group', async () => (await members())[2] === 1, 60_000);
-    for (let i = 0; i < events.length; i += 1000) {
-      const reply = await call(api, 'POST', '/events/batch', {
-        key: keys[0],
-        json: { events: events.slice(i, i + 1000) },
-      });
-      assert.equal(reply.status, 202);
-    }
+    await postEvents(api, keys[0]!, events);
     await sleep(3000);
     assert.deepEqual(await members(), [0, 0, 1], 'no raw-sink or sessionize member: that process runs the sink only');
     assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), 0);

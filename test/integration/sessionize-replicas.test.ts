@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
 import { sessionizeLag } from '../../processors/analytics-sink/progress.js';
 import { analyticsSink } from '../../processors/analytics-sink/runner.js';
@@ -8,11 +7,11 @@ import { SESSIONIZE } from '../../processors/sessionize/runner.js';
 import { defaultOptions } from '../../scripts/simulate.js';
 import { simulate } from '../../scripts/simulate/generator.js';
 import {
-  call,
   closeServices,
   count,
   isolateTopics,
   newProject,
+  postEvents,
   runReplay,
   stableMembers,
   startProcessorsProcess,
@@ -43,16 +42,8 @@ describe('two processes share the analytics chain; one freezes past its session 
     const { projectId, keys } = await newProject(['events:write']);
     const { events, answers } = simulate(defaultOptions(5, 600, 3));
     const thirds = [0, 1, 2].map((t) => events.slice((t * events.length) / 3, ((t + 1) * events.length) / 3));
-    const post = async (part: typeof events) => {
-      for (let i = 0; i < part.length; i += 1000) {
-        const reply = await call(api, 'POST', '/events/batch', {
-          key: keys[0],
-          json: { events: part.slice(i, i + 1000) },
-        });
-        assert.equal(reply.status, 202);
-        await sleep(100); // paced: the processes are mid-batch, not idle, when one freezes
-      }
-    };
+    // Paced: the processes are mid-batch, not idle, when one freezes.
+    const post = (part: typeof events) => postEvents(api, keys[0]!, part, 100);
     const [frozen, survivor] = [startProcessorsProcess('analytics'), startProcessorsProcess('analytics')];
     processes.push(frozen, survivor);
     const bothIn = async () => (await chainMembers()).every((n) => n === 2);

@@ -11,6 +11,7 @@ import {
   count,
   errorOf,
   newProject,
+  postEvents,
   runReplay,
   services,
   startPipeline,
@@ -151,13 +152,7 @@ describe('workflows: paths to goals, materialized', function () {
       timestamp: isoOf(row),
       message_id: `sepsis-${i}`,
     }));
-    for (let i = 0; i < events.length; i += 1000) {
-      const reply = await call(api, 'POST', '/events/batch', {
-        key: sepsis.write,
-        json: { events: events.slice(i, i + 1000) },
-      });
-      assert.equal(reply.status, 202);
-    }
+    await postEvents(api, sepsis.write, events);
     await waitForAnalytics(90_000);
   });
 
