@@ -1,11 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { type ResolvedKey, type Scope, resolveKey } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
+import { Lease } from '../lib/lease.js';
 import { type AuthThrottle, clientAddress } from './auth-throttle.js';
 import { refuseForeignOrigin } from './cors.js';
 import { type ConsoleIdentity, authenticateConsole } from './console/sessions.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
 import { touchKey } from './key-usage.js';
+import { requestWaits } from './waits.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -20,10 +22,11 @@ declare module 'koa' {
  * too often this minute gets 429 before anything is looked up (`throttle`).
  */
 export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
+  const keys = new KeyLeases(db);
   return async (ctx, next) => {
     const address = clientAddress(ctx.req);
     throttle.check(address);
-    const caller = await resolveCaller(db, ctx).catch((err: unknown) => {
+    const caller = await resolveCaller(db, keys, ctx).catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 401) throttle.failed(address);
       throw err;
     });
@@ -41,6 +44,7 @@ export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
 /** The caller's key, or its console session (acting as an admin key of its project); throws 401. */
 async function resolveCaller(
   db: Pool,
+  keys: KeyLeases,
   ctx: Context,
 ): Promise<{ auth: ResolvedKey } | { auth: ResolvedKey; identity: ConsoleIdentity }> {
   const header = ctx.get('Authorization');
@@ -48,9 +52,33 @@ async function resolveCaller(
   if (session) return session;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized(header ? 'The Authorization header must be "Bearer <API_KEY>".' : undefined);
-  const auth = await resolveKey(db, match[1]!);
+  const auth = await keys.resolve(match[1]!);
   if (!auth) throw unauthorized('The API key is invalid or has been revoked.');
   return { auth };
+}
+
+/** Keys a process keeps at most; the oldest asked for first go first. */
+const KEPT_KEYS = 10_000;
+
+/**
+ * Keys as resolved under lease (lib/lease.ts): a busy key costs one read a second per process, not
+ * one per request, which queued behind a busy Postgres with the request's other reads. A
+ * revocation or a new rate tier answers once every lease has expired.
+ */
+class KeyLeases {
+  private readonly leases = new Map<string, Lease<ResolvedKey | undefined>>();
+
+  constructor(private readonly db: Pool) {}
+
+  resolve(key: string): Promise<ResolvedKey | undefined> {
+    let lease = this.leases.get(key);
+    if (!lease) {
+      if (this.leases.size >= KEPT_KEYS) this.leases.delete(this.leases.keys().next().value!);
+      lease = new Lease(() => requestWaits.timed('auth', resolveKey(this.db, key)));
+      this.leases.set(key, lease);
+    }
+    return lease.get();
+  }
 }
 
 /** `admin` holds every scope. */

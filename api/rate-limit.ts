@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Pool } from '../lib/db.js';
 import { ApiError } from './errors.js';
+import { requestWaits } from './waits.js';
 
 const WINDOW_MS = 60 * 60 * 1000;
 
@@ -114,7 +115,10 @@ export function rateLimit(db: Pool): Middleware {
     const now = Date.now();
     const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
     // A key refused at its share does not count on: its 429s must not eat the admin's reserve.
-    const counted = await counter.count(projectId, windowStart, scopes.includes('admin') ? 2 ** 31 - 1 : limit);
+    const counted = await requestWaits.timed(
+      'rate_limit',
+      counter.count(projectId, windowStart, scopes.includes('admin') ? 2 ** 31 - 1 : limit),
+    );
     const used = counted ?? limit + 1;
     const window = windowOf(now, limit, used);
     ctx.set({

@@ -1,5 +1,6 @@
 import { userRef } from '../domain/sealed-user.js';
 import type { Pool, PoolClient } from '../lib/db.js';
+import { Lease } from '../lib/lease.js';
 import {
   type KeysAt,
   ensureUserKeys,
@@ -34,8 +35,16 @@ interface KeysToMake {
 export class UserSealing {
   private readonly toMake = new Map<string, KeysToMake>();
   private readonly making = new Set<string>();
+  /**
+   * The erasure epoch under lease (lib/lease.ts): a request whose users' keys are all kept reads
+   * nothing, where it read the epoch each time behind a busy Postgres. An erasure answers once
+   * the lease has expired, so a request sent after it never seals with the erased key.
+   */
+  private readonly epoch: Lease<KeysAt>;
 
-  constructor(private readonly db: Pool) {}
+  constructor(private readonly db: Pool) {
+    this.epoch = new Lease(() => readKeysAt(db, []));
+  }
 
   /** Per user id: the pseudonym and the key to seal with (made when missing, on `client` if given). */
   async keysFor(
@@ -58,7 +67,7 @@ export class UserSealing {
     } else {
       keys = await keptOrFetched(named, (others) =>
         others.length === 0
-          ? readKeysAt(this.db, [])
+          ? this.epoch.get()
           : this.makeTogether(
               projectId,
               others.map((u) => u.ref),

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { UsageError, runCli } from '../lib/cli.js';
 import { loadConfig } from '../lib/config.js';
 import { createPool } from '../lib/db.js';
+import { outlastLeases } from '../lib/lease.js';
 import { TIER_LIMITS } from '../store/api-keys.js';
 import { RATE_TIERS, type RateSettings, type TierChoice, setRateTier } from '../store/projects.js';
 
@@ -56,6 +57,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
         if (!changed) {
           throw new Error(`no project named "${values.project}" (npm run key:create -- --project … makes one)`);
         }
+        // API processes answer from a key's rate limit read up to a lease ago.
+        await outlastLeases();
         const { before, after } = changed;
         console.log(`project ${after.name} (${after.projectId}): ${describe(after)} (was ${describe(before)})`);
       } finally {

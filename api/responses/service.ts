@@ -1,4 +1,5 @@
 import { RATE_TIERS } from '../../store/projects.js';
+import { WAITS } from '../waits.js';
 import { type Schema, array, bool, int, literal, num, obj, enumOf, ref, str, timestamp } from './shapes.js';
 
 const check = obj({ status: enumOf('ok', 'down'), latency_ms: int }, { error: str });
@@ -19,6 +20,7 @@ export const SERVICE_SCHEMAS = {
     checked_at: timestamp,
     checks: obj({ postgres: check, kafka: check, registry: check }),
     event_loop: obj({ since: timestamp, p50_ms: num, p99_ms: num, max_ms: num }),
+    waits: obj(Object.fromEntries(WAITS.map((w) => [w, obj({ count: int, p50_ms: num, p99_ms: num, max_ms: num })]))),
   }),
   RateLimitSettings: obj({
     tier: enumOf(...RATE_TIERS),

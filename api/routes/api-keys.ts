@@ -1,5 +1,6 @@
 import { type Scope, createKey, revokeKey } from '../../store/api-keys.js';
 import type { Pool } from '../../lib/db.js';
+import { outlastLeases } from '../../lib/lease.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging } from '../query.js';
@@ -82,13 +83,16 @@ export function apiKeyRoutes(db: Pool): Route[] {
       method: 'DELETE',
       path: '/api-keys/:key_id',
       tag: 'API keys',
-      summary: "Revoke an API key (at once, for every API process; the key's open streams close within seconds)",
+      summary:
+        "Revoke an API key (answered once no API process accepts it any more; the key's open streams close within seconds)",
       scope: 'admin',
       success: { status: 200, schema: 'ApiKeyRevoked', description: '{ id, revoked: true, revoked_at }' },
       errors: { 404: 'No such key in this project' },
       async handle(ctx) {
         const revokedAt = await revokeKey(db, ctx.state.auth.projectId, pathParam(ctx, 'key_id'));
         if (!revokedAt) throw notFound('API key');
+        // API processes answer from a key read up to a lease ago: none does once this one ends.
+        await outlastLeases();
         ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: revokedAt.toISOString() };
       },
     }),

@@ -7,6 +7,7 @@ import { fieldError, unavailable } from '../errors.js';
 import type { Logger } from '../../lib/log.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute } from '../route.js';
+import { requestWaits } from '../waits.js';
 
 /**
  * POST /events and /events/batch: 202 only once every event of the request is durably in Kafka,
@@ -24,17 +25,19 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
     });
     // Personal-looking values never reach Kafka, whichever client sent them (lib/pii-filter.ts).
     const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt));
-    const keys = await sealing.keysFor(projectId, [...new Set(records.map((r) => r.user_id))]).catch((err: unknown) => {
+    const users = [...new Set(records.map((r) => r.user_id))];
+    const keys = await requestWaits.timed('user_keys', sealing.keysFor(projectId, users)).catch((err: unknown) => {
       log.error({ err }, 'user keys could not be read or made');
       throw unavailable('The key store is unavailable; nothing was applied. Retry the request.');
     });
-    await publisher.publish(
+    const publishing = publisher.publish(
       'events',
       records.map((r) => {
         const { ref, key } = keys.get(r.user_id)!;
         return { key: userKey(r.project_id, ref), value: sealEvent(r, ref, key), timestamp: r.received_at };
       }),
     );
+    await requestWaits.timed('kafka', publishing);
     return { accepted: records.length, message_ids: records.map((r) => r.message_id) };
   };
 

@@ -1,10 +1,12 @@
 import { type HealthMonitor, healthy } from '../health.js';
 import { type Route, defineRoute } from '../route.js';
+import { requestWaits } from '../waits.js';
 
 /**
  * GET /health (no key): ok or degraded from the API's last probe of its dependencies, nothing
  * more (no addresses, errors or timings for anyone). GET /health/details (admin): each check with
- * its latency and error, when it was made, and this API process's event-loop delay.
+ * its latency and error, when it was made, and this API process's event-loop delay and its
+ * requests' waits (api/waits.ts) since the previous such call.
  */
 export function healthRoutes(monitor: HealthMonitor): Route[] {
   return [
@@ -30,12 +32,12 @@ export function healthRoutes(monitor: HealthMonitor): Route[] {
       path: '/health/details',
       tag: 'Service',
       summary:
-        "Each dependency's last probe (status, latency, error) and the answering process's event-loop delay since the previous such call",
+        "Each dependency's last probe (status, latency, error), and the answering process's event-loop delay and requests' waits on Postgres and Kafka since the previous such call",
       scope: 'admin',
       success: {
         status: 200,
         schema: 'HealthDetails',
-        description: '{ status, checked_at, checks: { postgres, kafka, registry }, event_loop }',
+        description: '{ status, checked_at, checks: { postgres, kafka, registry }, event_loop, waits }',
       },
       async handle(ctx) {
         const { at, checks } = await monitor.checks();
@@ -44,6 +46,7 @@ export function healthRoutes(monitor: HealthMonitor): Route[] {
           checked_at: new Date(at).toISOString(),
           checks,
           event_loop: monitor.eventLoop(),
+          waits: requestWaits.report(),
         };
       },
     }),

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
+import { outlastLeases } from '../../lib/lease.js';
 import { userKey } from '../../lib/kafka/topics.js';
 import { keepingAnswerTables, segmentProperties } from '../../store/answer-tables.js';
 import { eraseUser } from '../../store/user-data.js';
@@ -180,6 +181,9 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
           await publisher.publish('users', [{ key: userKey(projectId, ref), value: null, timestamp: Date.now() }]);
           return rows;
         });
+        // Events are sealed under an erasure epoch read up to a lease ago: a request sent after
+        // this answer reads the new one, so it never seals with the erased key.
+        await outlastLeases();
         ctx.body = { user_id: id, deleted: true, rows_deleted: removed };
       },
     }),

@@ -12,7 +12,7 @@ import { topicEnds } from '../../processors/analytics-sink/progress.js';
 import { type Lag, readLag } from './lag.js';
 import { plotPng } from './plot.js';
 import { type ProcessSample, ProcessSampler, summarizeProcesses } from './processes.js';
-import { type ProbeResult, apiProbe, stallProbe, streamProbes } from './probes.js';
+import { type ProbeResult, apiDetails, apiProbe, stallProbe, streamProbes } from './probes.js';
 import { rawLimits } from './raw-limits.js';
 import { startService } from './service.js';
 import { resetStatements, topStatements } from './statements.js';
@@ -209,7 +209,7 @@ export async function liveBench(o: LiveOptions) {
       const apiResults: Promise<ProbeResult>[] = [];
       const stream = streamSetUp;
       if (!stream) throw new Error('the stream probes were not set up');
-      await eventLoops(service.baseUrl, key); // the API processes' delay counts from here
+      await apiDetails(service.baseUrl, key); // the API processes' delay and waits count from here
       const statements = await resetStatements(services.db);
       const stall = stallProbe(service.baseUrl);
       let n = 0;
@@ -258,7 +258,7 @@ export async function liveBench(o: LiveOptions) {
           analytics_chains: Math.max(0, ...during.map((t) => t.lag.analytics)),
         },
         drain_after_load_s: round(drainSeconds),
-        api_event_loop: await eventLoops(service.baseUrl, key),
+        ...(await apiDetails(service.baseUrl, key).then((d) => ({ api_event_loop: d.event_loop, api_waits: d.waits }))),
         postgres_top_statements: statements ? await topStatements(services.db) : 'pg_stat_statements not loaded',
       };
     });
@@ -356,19 +356,6 @@ function* limit<T>(source: Iterator<T>, n: number): Generator<T> {
     if (next.done) return;
     yield next.value;
   }
-}
-
-/**
- * The API processes' event-loop delay since the previous call (each answer comes from one of
- * them: asked a few times, every process answers once at least with enough luck).
- */
-async function eventLoops(baseUrl: string, key: string) {
-  const seen: Record<string, unknown>[] = [];
-  for (let i = 0; i < 6; i++) {
-    const res = await fetch(`${baseUrl}/health/details`, { headers: { Authorization: `Bearer ${key}` } });
-    if (res.ok) seen.push(((await res.json()) as { event_loop: Record<string, unknown> }).event_loop);
-  }
-  return seen;
 }
 
 /** `npm run replay` (every processor from offset 0), as an operator runs it, the service stopped. */

@@ -112,3 +112,17 @@ export function stallProbe(baseUrl: string, everyMs = 100) {
     },
   };
 }
+
+/**
+ * The API processes' event-loop delay and requests' waits on Postgres and Kafka since the
+ * previous call (each answer comes from one of them: asked a few times, every process answers
+ * once at least with enough luck).
+ */
+export async function apiDetails(baseUrl: string, key: string) {
+  const seen: { event_loop: Record<string, unknown>; waits: Record<string, unknown> }[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await fetch(`${baseUrl}/health/details`, { headers: { Authorization: `Bearer ${key}` } });
+    if (res.ok) seen.push((await res.json()) as (typeof seen)[number]);
+  }
+  return { event_loop: seen.map((s) => s.event_loop), waits: seen.map((s) => s.waits) };
+}

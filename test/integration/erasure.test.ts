@@ -207,4 +207,16 @@ describe('erasure through Kafka: crypto-shredding', () => {
     await runSinksToEnd();
     assert.equal(await count('select 1 from raw_events where project_id = $1 and user_id = $2', [projectId, gone]), 1);
   });
+
+  it('an event sent as soon as the erasure answered is sealed with a new key, not the erased one', async () => {
+    const user = `quick-${crypto.randomUUID()}`;
+    const send = () => call(api, 'POST', '/events', { key: admin, json: { user_id: user, event: 'click' } });
+    // The API now keeps the user's key and holds the erasure epoch under lease (lib/lease.ts).
+    assert.equal((await send()).status, 202);
+    assert.equal((await call(api, 'DELETE', `/users/${user}`, { key: admin })).status, 200);
+    assert.equal((await send()).status, 202);
+    await runSinksToEnd();
+    // The first event went with the erased key; the second is the user's only one.
+    assert.equal(await count('select 1 from raw_events where project_id = $1 and user_id = $2', [projectId, user]), 1);
+  });
 });
