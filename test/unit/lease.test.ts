@@ -49,10 +49,10 @@ describe('Lease', () => {
 
   it('keeps no failed read: the next caller reads again', async () => {
     let reads = 0;
-    const lease = new Lease(async () => {
-      if (++reads === 1) throw new Error('postgres is down');
-      return 7;
-    }, 1000);
+    const lease = new Lease(
+      () => (++reads === 1 ? Promise.reject(new Error('postgres is down')) : Promise.resolve(7)),
+      1000,
+    );
     await assert.rejects(lease.get(), /postgres is down/);
     assert.equal(await lease.get(), 7);
     assert.equal(reads, 2);
