@@ -5,8 +5,20 @@ import { RequestWaits } from '../../api/waits.js';
 describe('RequestWaits', () => {
   it('records each wait, failed ones too, and starts again after each report', async () => {
     const waits = new RequestWaits();
-    assert.equal(await waits.timed('kafka', sleep(30).then(() => 'sent')), 'sent');
-    await assert.rejects(waits.timed('kafka', sleep(5).then(() => Promise.reject(new Error('refused')))), /refused/);
+    assert.equal(
+      await waits.timed(
+        'kafka',
+        sleep(30).then(() => 'sent'),
+      ),
+      'sent',
+    );
+    await assert.rejects(
+      waits.timed(
+        'kafka',
+        sleep(5).then(() => Promise.reject(new Error('refused'))),
+      ),
+      /refused/,
+    );
     await waits.timed('auth', Promise.resolve());
     const first = waits.report();
     assert.equal(first.kafka.count, 2);
