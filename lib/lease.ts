@@ -4,11 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * How long an API process answers from what it read of Postgres about a key (project, scopes,
  * rate limit) or about erasures (the epoch of users' keys) before it reads again. A change to
  * either answers only once every such reading made before it has expired (`outlastLeases`), so a
- * request sent after the change's answer always sees it (docs/decisions.md, "Leases").
+ * request sent after the change's answer always sees it (docs/decisions.md, twenty-first session).
  */
 export const LEASE_MS = 1000;
 
-/** Setting timers never fire early by more than this; the clocks of one host run at one rate. */
+/** Node's timers never fire early by more than this; the processes of one host share a clock rate. */
 const TIMER_SLACK_MS = 100;
 
 /** Waits until every lease taken before the call has expired, in every process. */
