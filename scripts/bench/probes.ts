@@ -12,7 +12,7 @@ export interface ProbeResult {
 const POLL_MS = 100;
 /** Past 5 s a probe polls every 2 % of its wait so far: its latency is known within 2 %. */
 const POLL_SHARE = 0.02;
-/** Long enough to see a probe through the drain of a 1M-event history's backlog (lost after 120 s until now). */
+/** Long enough to see a probe through the drain of a 1M-event history's backlog (120 s lost most of them). */
 const GIVE_UP_MS = 600_000;
 
 const request = async (baseUrl: string, key: string, method: string, path: string, body?: unknown) => {
