@@ -323,7 +323,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key (at once, for every API process; the key's open streams close within seconds) */
+        /** Revoke an API key (answered once no API process accepts it any more; the key's open streams close within seconds) */
         delete: operations["deleteApiKeysKey_id"];
         options?: never;
         head?: never;
@@ -612,7 +612,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each dependency's last probe (status, latency, error) and the answering process's event-loop delay since the previous such call */
+        /** Each dependency's last probe (status, latency, error), and the answering process's event-loop delay and requests' waits on Postgres and Kafka since the previous such call */
         get: operations["getHealthDetails"];
         put?: never;
         post?: never;
@@ -1554,6 +1554,32 @@ export interface components {
             };
             /** @enum {unknown} */
             status: "ok" | "degraded";
+            waits: {
+                auth: {
+                    count: number;
+                    max_ms: number;
+                    p50_ms: number;
+                    p99_ms: number;
+                };
+                kafka: {
+                    count: number;
+                    max_ms: number;
+                    p50_ms: number;
+                    p99_ms: number;
+                };
+                rate_limit: {
+                    count: number;
+                    max_ms: number;
+                    p50_ms: number;
+                    p99_ms: number;
+                };
+                user_keys: {
+                    count: number;
+                    max_ms: number;
+                    p50_ms: number;
+                    p99_ms: number;
+                };
+            };
         };
         IdentifiedUser: components["schemas"]["User"] | {
             user_id: string;
@@ -5439,7 +5465,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { status, checked_at, checks: { postgres, kafka, registry }, event_loop } */
+            /** @description { status, checked_at, checks: { postgres, kafka, registry }, event_loop, waits } */
             200: {
                 headers: {
                     /** @description requests per hour */
