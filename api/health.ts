@@ -1,6 +1,7 @@
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
+import { takePercentiles } from './waits.js';
 
 export type Check = { status: 'ok' | 'down'; latency_ms: number; error?: string };
 export type Checks = { postgres: Check; kafka: Check; registry: Check };
@@ -52,17 +53,9 @@ export class HealthMonitor {
 
   /** Event-loop delay of this process since the previous call (or its start), in ms. */
   eventLoop() {
-    const ms = (ns: number) => Math.round(ns / 1e5) / 10;
     const since = this.since;
     this.since = Date.now();
-    const delay = {
-      since: new Date(since).toISOString(),
-      p50_ms: ms(this.loop.percentile(50)),
-      p99_ms: ms(this.loop.percentile(99)),
-      max_ms: ms(this.loop.max),
-    };
-    this.loop.reset();
-    return delay;
+    return { since: new Date(since).toISOString(), ...takePercentiles(this.loop, 1e6) };
   }
 
   stop(): void {

@@ -1,4 +1,4 @@
-import { type RecordableHistogram, createHistogram } from 'node:perf_hooks';
+import { type Histogram, type RecordableHistogram, createHistogram } from 'node:perf_hooks';
 
 /** What an API request waits for outside its own process, in the order an ingest request does. */
 export const WAITS = ['auth', 'rate_limit', 'user_keys', 'kafka'] as const;
@@ -32,17 +32,25 @@ export class RequestWaits {
 
   /** Per wait, what was recorded since the previous report (which this one starts again). */
   report(): Record<Wait, WaitSummary> {
-    const ms = (us: number) => Math.round(us / 100) / 10;
     const summary = {} as Record<Wait, WaitSummary>;
     for (const [wait, h] of this.histograms) {
-      summary[wait] =
-        h.count === 0
-          ? { count: 0, p50_ms: 0, p99_ms: 0, max_ms: 0 }
-          : { count: h.count, p50_ms: ms(h.percentile(50)), p99_ms: ms(h.percentile(99)), max_ms: ms(h.max) };
-      h.reset();
+      const count = h.count;
+      const taken = takePercentiles(h, 1000);
+      summary[wait] = count === 0 ? { count, p50_ms: 0, p99_ms: 0, max_ms: 0 } : { count, ...taken };
     }
     return summary;
   }
+}
+
+/**
+ * A histogram's p50, p99 and max in ms (one decimal) from values recorded in `perMs` units per ms,
+ * and the histogram started again: what /health/details reports since its previous call.
+ */
+export function takePercentiles(h: Histogram & { reset(): void }, perMs: number) {
+  const ms = (v: number) => Math.round((v / perMs) * 10) / 10;
+  const taken = { p50_ms: ms(h.percentile(50)), p99_ms: ms(h.percentile(99)), max_ms: ms(h.max) };
+  h.reset();
+  return taken;
 }
 
 /** This process's waits: every middleware and route of the process records in the one collector. */

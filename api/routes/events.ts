@@ -30,14 +30,11 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       log.error({ err }, 'user keys could not be read or made');
       throw unavailable('The key store is unavailable; nothing was applied. Retry the request.');
     });
-    const publishing = publisher.publish(
-      'events',
-      records.map((r) => {
-        const { ref, key } = keys.get(r.user_id)!;
-        return { key: userKey(r.project_id, ref), value: sealEvent(r, ref, key), timestamp: r.received_at };
-      }),
-    );
-    await requestWaits.timed('kafka', publishing);
+    const messages = records.map((r) => {
+      const { ref, key } = keys.get(r.user_id)!;
+      return { key: userKey(r.project_id, ref), value: sealEvent(r, ref, key), timestamp: r.received_at };
+    });
+    await requestWaits.timed('kafka', publisher.publish('events', messages));
     return { accepted: records.length, message_ids: records.map((r) => r.message_id) };
   };
 
