@@ -62,8 +62,10 @@ interface UserState {
  * an event older than the held chain by a gap or more forms a chain of its own; the consumer of
  * the chains notices that it does not continue what it stored and re-splits from stored events.
  * A user idle (by receipt time) for `idleMs` is forgotten, and so are the least recently active
- * users while more than `maxHeld` events are held: memory and the re-reading of a restart stay
- * bounded, whatever the number of users.
+ * users while more than `maxHeld` events are held (memory stays bounded, whatever the number of
+ * users), and users holding an event more than `maxBehind` offsets behind the latest one read (a
+ * restart re-reads at most that many: a user who sent one event and is still within `idleMs`, or
+ * whose chain runs on, held the restart offset back by as much as an hour of traffic).
  */
 export class PartitionSessions {
   /** In order of activity: the least recently active user first. */
@@ -77,11 +79,14 @@ export class PartitionSessions {
   private lows = new FlatQueue<string>();
   /** The latest receipt time seen in the partition: the clock of eviction, so a replay evicts alike. */
   private clock = 0;
+  /** The highest offset read in the partition: what `maxBehind` counts from. */
+  private top = -1;
   private held = 0;
 
   constructor(
     private readonly idleMs: number,
     private readonly maxHeld = Infinity,
+    private readonly maxBehind = Infinity,
   ) {}
 
   /**
@@ -93,9 +98,11 @@ export class PartitionSessions {
     const touched = new Map<string, UserState>(); // in order of activity in the batch
     const fresh = new Map<string, HeldEvent[]>();
     let clock = this.clock;
+    let top = this.top;
     for (const { projectId, event } of batch) {
       const key = `${projectId}\u0000${event.user_id}`;
       clock = Math.max(clock, event.received_at);
+      top = Math.max(top, event.offset);
       let state = touched.get(key);
       if (!state) {
         const held = this.users.get(key);
@@ -132,13 +139,21 @@ export class PartitionSessions {
       state.ids = new Set(state.events.map((e) => e.message_id));
       state.lowest = state.events.reduce((lowest, e) => Math.min(lowest, e.offset), Infinity);
     }
-    // Eviction, least recently active first: the users the batch did not touch (the map is in order
-    // of activity, so the walk ends at the first one kept), then those it did.
     const evicted = new Set<string>();
-    const evicts = (key: string, state: UserState): boolean => {
-      if (held <= this.maxHeld && clock - state.lastReceived <= this.idleMs) return false;
+    const evict = (key: string, state: UserState) => {
       evicted.add(key);
       held -= state.events.length;
+    };
+    // First the users holding an event too far behind, whatever their activity.
+    const floor = top - this.maxBehind;
+    for (const [key, state] of touched) if (state.lowest < floor) evict(key, state);
+    for (const [key, state] of this.heldBelow(floor, (k) => touched.has(k))) evict(key, state);
+    // Then, least recently active first: the users the batch did not touch (the map is in order of
+    // activity, so the walk ends at the first one kept), then those it did.
+    const evicts = (key: string, state: UserState): boolean => {
+      if (evicted.has(key)) return true;
+      if (held <= this.maxHeld && clock - state.lastReceived <= this.idleMs) return false;
+      evict(key, state);
       return true;
     };
     let kept = false;
@@ -166,6 +181,7 @@ export class PartitionSessions {
         }
         for (const key of evicted) this.users.delete(key);
         this.clock = clock;
+        this.top = top;
         this.held = held;
         if (this.lows.length > 2 * this.users.size + 1024) {
           this.lows = new FlatQueue<string>();
@@ -173,6 +189,25 @@ export class PartitionSessions {
         }
       },
     };
+  }
+
+  /**
+   * The users other than those `skip` names whose lowest offset is below `floor`, read off the
+   * head of the lowest offsets (stale entries met there are dropped, the others put back).
+   */
+  private heldBelow(floor: number, skip: (key: string) => boolean): [string, UserState][] {
+    const below: [string, UserState][] = [];
+    const kept: [string, number][] = [];
+    while (this.lows.length > 0 && this.lows.peekValue()! < floor) {
+      const value = this.lows.peekValue()!;
+      const key = this.lows.pop()!;
+      const state = this.users.get(key);
+      if (state?.lowest !== value) continue;
+      kept.push([key, value]);
+      if (!skip(key)) below.push([key, state]);
+    }
+    for (const [key, value] of kept) this.lows.push(key, value);
+    return below;
   }
 
   /**

@@ -26,6 +26,14 @@ const IDLE_MS = 60 * 60_000;
 const MAX_HELD_EVENTS = 100_000;
 
 /**
+ * Offsets a restart re-reads per partition at most: a user holding an event further behind is
+ * forgotten (the sink splits their next event with their stored sessions). Without it, after a
+ * 10M-event load the restart offset stayed near the topic's start, and a restart re-read nearly
+ * all of it at full CPU (docs/performance.md, twenty-second session).
+ */
+const MAX_REREAD_OFFSETS = 200_000;
+
+/**
  * A chain record larger than this goes out in parts, and a send carries no more than
  * this: the broker refuses record batches above 1 MB (`message.max.bytes`).
  */
@@ -90,7 +98,8 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     if (batch.messages.length === 0 || !payload.isRunning() || payload.isStale()) return;
     const mine = states;
     let state = mine.get(batch.partition);
-    if (!state) mine.set(batch.partition, (state = new PartitionSessions(IDLE_MS, MAX_HELD_EVENTS)));
+    if (!state)
+      mine.set(batch.partition, (state = new PartitionSessions(IDLE_MS, MAX_HELD_EVENTS, MAX_REREAD_OFFSETS)));
     const events: PartitionEvent[] = [];
     const refused: { offset: string; error: string }[] = [];
     const wire: { offset: string; value: EventOnWire }[] = [];

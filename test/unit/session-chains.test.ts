@@ -149,8 +149,9 @@ describe('PartitionSessions', () => {
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 2, max: 40 }),
         fc.integer({ min: 20, max: 400 }),
-        (specs, size, maxHeld, idle) => {
-          const s = new PartitionSessions(idle, maxHeld);
+        fc.integer({ min: 1, max: 60 }),
+        (specs, size, maxHeld, idle, maxBehind) => {
+          const s = new PartitionSessions(idle, maxHeld, maxBehind);
           let t = 0;
           for (let at = 0; at < specs.length; at += size) {
             const events = specs.slice(at, at + size).map((spec, i) => {
@@ -165,10 +166,42 @@ describe('PartitionSessions', () => {
             step.commit();
             assert.equal(restart, Math.min(next, ...heldLowest(s)));
             assert.ok(s.heldEvents <= maxHeld, `${s.heldEvents} events held, at most ${maxHeld}`);
+            assert.ok(
+              restart >= next - 1 - maxBehind,
+              `restart ${restart}, ${next - 1} read, ${maxBehind} at most behind`,
+            );
           }
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('forgets users holding an event more than its limit of offsets behind the latest read, however active', () => {
+    const s = new PartitionSessions(1_000_000, 1_000_000, 100);
+    const of = (user: string, id: string, t: number, offset: number) =>
+      ev(id, t, { user_id: user, received_at: offset, offset });
+    take(s, batch(of('u1', 'a1', 0, 0)));
+    // u2 sends every offset, each within a gap of the last: one chain that runs on.
+    for (let o = 1; o <= 100; o++) take(s, batch(of('u2', `b${o}`, o, o)));
+    assert.equal(s.add([], () => RULES).restartOffset(101), 0, 'u1 at offset 0 is 100 behind: still held');
+    const step = s.add(batch(of('u2', 'b101', 101, 101)), () => RULES);
+    assert.equal(step.restartOffset(102), 1, 'u1 is 101 behind, u2 (from offset 1) 100');
+    step.commit();
+    assert.equal(s.heldEvents, 101);
+    const last = s.add(batch(of('u2', 'b102', 102, 102)), () => RULES);
+    assert.deepEqual(
+      last.chains.map((c) => c.sessions.flatMap((x) => x.events).length),
+      [102],
+      'u2 is sent whole',
+    );
+    assert.equal(last.restartOffset(103), 103, 'then forgotten, however active');
+    last.commit();
+    assert.equal(s.heldEvents, 0);
+    // u2's next event starts a chain of its own; the sink splits it with the stored sessions.
+    assert.deepEqual(
+      take(s, batch(of('u2', 'b103', 103, 103))).map((c) => ids(c.sessions)),
+      [[['b103']]],
     );
   });
 
@@ -238,7 +271,7 @@ describe('chainsMatchStored', () => {
  * split of every event.
  */
 describe('chains applied by the sink give the sessions of all events', () => {
-  it('holds for any arrival order, batching, repeats, idle limit, held-events limit and recent sessions', () => {
+  it('holds for any arrival order, batching, repeats, idle, held-events and offsets-behind limits and recent sessions', () => {
     let trusted = 0;
     let resplit = 0;
     // A repeat sometimes comes with another time: an event without a timestamp is stamped on receipt.
@@ -257,7 +290,8 @@ describe('chains applied by the sink give the sessions of all events', () => {
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 1, max: 40 }),
         fc.array(memoryArb, { minLength: 1, maxLength: 10 }),
-        (specs, sizes, idle, held, memory) => {
+        fc.integer({ min: 1, max: 60 }),
+        (specs, sizes, idle, held, memory, behind) => {
           const events: HeldEvent[] = [];
           specs.forEach((spec, i) => {
             const offset = events.length;
@@ -280,7 +314,7 @@ describe('chains applied by the sink give the sessions of all events', () => {
               });
             }
           });
-          const sessionizer = new PartitionSessions(idle, held);
+          const sessionizer = new PartitionSessions(idle, held, behind);
           let stored: Session<HeldEvent>[] = [];
           let recent: Session<HeldEvent>[] = [];
           const storedEvents = new Map<string, HeldEvent>();
