@@ -4,11 +4,11 @@ import { frictionIndex } from '../../domain/friction/index.js';
 import {
   type PageDay,
   type WorkflowTrend,
+  byAlert,
   byAttention,
   byPage,
   dailyHistory,
   WorkflowTrends,
-  workflowName,
   workflowPages,
 } from '../../domain/friction/trends.js';
 import { frictionTrend, round } from '../../domain/metrics.js';
@@ -23,6 +23,7 @@ import { MAX_GOAL_LENGTH } from './workflows.js';
 import { byCodePoint } from '../../domain/time.js';
 import type { DateRange } from '../../domain/date-range.js';
 import { factsOf } from '../../store/friction-facts.js';
+import { KeptWorkflows } from '../kept-workflows.js';
 
 const TREND_SUBJECTS = ['workflow', 'page'] as const;
 /** domain/workflows/mining.ts workflowId: wf_ and 20 hex digits. */
@@ -60,6 +61,7 @@ async function pageDays(db: Pool, projectId: string, range: DateRange, pages: st
 }
 
 export function frictionRoutes(db: Pool): Route[] {
+  const keptWorkflows = new KeptWorkflows(db);
   return [
     defineRoute({
       method: 'GET',
@@ -182,14 +184,10 @@ export function frictionRoutes(db: Pool): Route[] {
         const workflows =
           by === 'page'
             ? []
-            : (
-                await db.query<{ workflow_id: string; goal: string; path: string[] }>(
-                  `select workflow_id, goal, path from workflows
-                   where project_id = $1 and ($2::text is null or goal = $2) and ($3::text is null or workflow_id = $3)
-                   order by goal, rank`,
-                  [projectId, goal ?? null, workflowId ?? null],
-                )
-              ).rows;
+            : (await keptWorkflows.of(projectId)).filter(
+                (w) =>
+                  (goal === undefined || w.goal === goal) && (workflowId === undefined || w.workflow_id === workflowId),
+              );
         if (by === 'page' || (by === undefined && workflows.length === 0)) {
           const pages = byPage(await pageDays(db, projectId, range, null));
           ctx.body = answer(
@@ -204,13 +202,28 @@ export function frictionRoutes(db: Pool): Route[] {
           await pageDays(db, projectId, range, [...new Set(workflows.flatMap((w) => workflowPages(w.path)))]),
         );
         const trends = new WorkflowTrends(pages, config.weights);
-        ctx.body = answer(
-          workflows.flatMap((w) => {
-            const trend = trends.of(w.path);
-            if (trend.friction_history.length === 0) return [];
-            return [{ workflow: workflowName(w.goal, w.path), workflow_id: w.workflow_id, goal: w.goal, ...trend }];
-          }),
+        // The workflows come in name order: sorted stably by alert and rise, they are in byAttention's
+        // order, and only the page sent is made into answers.
+        const listed = workflows.flatMap((w) => {
+          const trend = trends.of(w.path);
+          return trend.friction_history.length === 0 ? [] : [{ w, trend }];
+        });
+        const { items, total } = pageOfList(
+          listed.sort((a, b) => byAlert(a.trend, b.trend)),
+          paged,
         );
+        ctx.body = {
+          trends: items.map(({ w, trend }) => ({
+            workflow: w.name,
+            workflow_id: w.workflow_id,
+            goal: w.goal,
+            ...trend,
+          })),
+          total,
+          page_number: paged.page,
+          per_page: paged.perPage,
+          date_range: range,
+        };
       },
     }),
   ];

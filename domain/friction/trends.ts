@@ -88,17 +88,17 @@ export function byPage(rows: PageDay[]): Map<string, PageDay[]> {
 
 const ALERT_RANK: Record<AlertLevel, number> = { critical: 3, warning: 2, info: 1, none: 0 };
 
+type Attention = { alert_level: AlertLevel; percent_change: number };
+
+/** The highest alert level first, then the steepest rise: a stable sort of a list in name order by it is `byAttention`. */
+export function byAlert(a: Attention, b: Attention): number {
+  return ALERT_RANK[b.alert_level] - ALERT_RANK[a.alert_level] || b.percent_change - a.percent_change;
+}
+
 /**
  * The order trends are listed and paged in: the ones that need attention first (highest alert
  * level, then the steepest rise), then by name, so pages are stable.
  */
-export function byAttention(
-  a: { alert_level: AlertLevel; percent_change: number; workflow: string },
-  b: { alert_level: AlertLevel; percent_change: number; workflow: string },
-): number {
-  return (
-    ALERT_RANK[b.alert_level] - ALERT_RANK[a.alert_level] ||
-    b.percent_change - a.percent_change ||
-    byCodePoint(a.workflow, b.workflow)
-  );
+export function byAttention(a: Attention & { workflow: string }, b: Attention & { workflow: string }): number {
+  return byAlert(a, b) || byCodePoint(a.workflow, b.workflow);
 }

@@ -347,4 +347,15 @@ describe('GET /analytics/friction/trends: per workflow and per page', function (
       assert.deepEqual(reply.body.trends, [], query);
     }
   });
+
+  it('lists the workflows the worker wrote last: a goal dropped is gone from the next answer', async () => {
+    const goals = (trends: Trend[]) => [...new Set(trends.map((t) => t.goal))].sort();
+    assert.deepEqual(goals((await get('')).body.trends), ['export', 'signup']);
+    const put = await call(pipeline.api, 'PUT', '/settings/goals', { key: write, json: { goals: ['signup'] } });
+    assert.equal(put.status, 200);
+    assert.equal(await refreshWorkflows(services(), projectId), 0);
+    const after = (await get('')).body;
+    assert.deepEqual(goals(after.trends), ['signup']);
+    assert.equal(after.total, 2);
+  });
 });
