@@ -176,10 +176,14 @@ export function frictionRoutes(db: Pool): Route[] {
         const range = dateRange(ctx);
         const paged = paging(ctx, 'page_number');
         // A goal may have thousands of workflows: every trend is computed to order them, one page is sent.
-        const answer = (trends: Trend[]) => {
-          const { items, total } = pageOfList(trends.sort(byAttention), paged);
-          return { trends: items, total, page_number: paged.page, per_page: paged.perPage, date_range: range };
-        };
+        const body = ({ items, total }: { items: Trend[]; total: number }) => ({
+          trends: items,
+          total,
+          page_number: paged.page,
+          per_page: paged.perPage,
+          date_range: range,
+        });
+        const answer = (trends: Trend[]) => body(pageOfList(trends.sort(byAttention), paged));
         const config = await projectAnalyticsConfig(db, projectId);
         const workflows =
           by === 'page'
@@ -212,18 +216,15 @@ export function frictionRoutes(db: Pool): Route[] {
           listed.sort((a, b) => byAlert(a.trend, b.trend)),
           paged,
         );
-        ctx.body = {
-          trends: items.map(({ w, trend }) => ({
+        ctx.body = body({
+          items: items.map(({ w, trend }) => ({
             workflow: w.name,
             workflow_id: w.workflow_id,
             goal: w.goal,
             ...trend,
           })),
           total,
-          page_number: paged.page,
-          per_page: paged.perPage,
-          date_range: range,
-        };
+        });
       },
     }),
   ];
