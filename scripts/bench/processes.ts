@@ -38,6 +38,7 @@ function nameOf(pid: number): string | undefined {
     return /--only analytics-sink( |$)/.test(cmdline) ? 'analytics' : 'processors';
   if (cmdline.includes('workers/main.ts')) return 'workers';
   if (cmdline.includes('scripts/start.ts')) return 'supervisor';
+  if (cmdline.includes('scripts/replay.ts')) return 'replay';
   if (cmdline.includes('kafka.Kafka')) return 'kafka';
   if (cmdline.includes('quarkus-run.jar')) return 'registry';
   if (isStackPostgres(pid, cmdline)) return 'postgres';
@@ -45,20 +46,36 @@ function nameOf(pid: number): string | undefined {
   return undefined;
 }
 
-function readTicks(pid: number): { ticks: number; rssBytes: number } | undefined {
+function readTicks(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at the closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
-    // PSS: shared pages (Postgres's shared buffers, the JVMs' code) split between their users,
-    // so the sum over a name's processes is the memory they really hold.
-    const pssKb = Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
-    return { ticks, rssBytes: pssKb * 1024 };
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
   } catch {
     return undefined;
   }
 }
+
+/**
+ * PSS: shared pages (Postgres's shared buffers, the JVMs' code) split between their users, so the
+ * sum over a name's processes is the memory they really hold.
+ */
+function readPssBytes(pid: number): number | undefined {
+  try {
+    const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The kernel walks every page table of a process to sum its PSS: read each second for every
+ * process, it took ~10 % of a core of the machine the bench measures (a perf profile of the paced
+ * phase, docs/performance.md, twenty-third session). Memory is read this often; CPU every sample.
+ */
+const PSS_EVERY_MS = 10_000;
 
 export interface ProcessSample {
   at: number;
@@ -66,26 +83,44 @@ export interface ProcessSample {
   byName: Record<string, { cpu: number; rss_mb: number }>;
 }
 
+interface Seen {
+  name: string;
+  ticks: number;
+  at: number;
+  pssBytes: number;
+  pssAt: number;
+}
+
 export class ProcessSampler {
-  private previous = new Map<number, { ticks: number; at: number }>();
+  private previous = new Map<number, Seen>();
+  /** Every process sampled so far, by pid: gone ones too (a profile names its samples with them). */
+  private readonly names = new Map<number, string>();
+
+  nameOf(pid: number): string | undefined {
+    return this.names.get(pid);
+  }
 
   sample(): ProcessSample {
     const at = Date.now();
     const byName: ProcessSample['byName'] = {};
-    const seen = new Map<number, { ticks: number; at: number }>();
+    const seen = new Map<number, Seen>();
     for (const entry of fs.readdirSync('/proc')) {
       const pid = Number(entry);
       if (!Number.isInteger(pid)) continue;
-      const name = nameOf(pid);
-      if (!name) continue;
-      const now = readTicks(pid);
-      if (!now) continue;
       const before = this.previous.get(pid);
-      const cpu = before ? ((now.ticks - before.ticks) / TICKS_PER_S / ((at - before.at) / 1000)) * 100 : 0;
+      const name = before?.name ?? nameOf(pid);
+      if (!name) continue;
+      const ticks = readTicks(pid);
+      if (ticks === undefined) continue;
+      const fresh = !before || at - before.pssAt >= PSS_EVERY_MS;
+      const pssBytes = fresh ? readPssBytes(pid) : before.pssBytes;
+      if (pssBytes === undefined) continue;
+      const cpu = before ? ((ticks - before.ticks) / TICKS_PER_S / ((at - before.at) / 1000)) * 100 : 0;
       const sum = (byName[name] ??= { cpu: 0, rss_mb: 0 });
       sum.cpu += cpu;
-      sum.rss_mb += now.rssBytes / 2 ** 20;
-      seen.set(pid, { ticks: now.ticks, at });
+      sum.rss_mb += pssBytes / 2 ** 20;
+      seen.set(pid, { name, ticks, at, pssBytes, pssAt: fresh ? at : before.pssAt });
+      this.names.set(pid, name);
     }
     this.previous = seen;
     for (const v of Object.values(byName)) {
@@ -109,5 +144,28 @@ export function summarizeProcesses(samples: ProcessSample[]): Record<string, { c
     }
   }
   for (const [name, o] of Object.entries(out)) o.cpu_mean = Math.round(o.cpu_mean / counts[name]!);
+  return out;
+}
+
+/**
+ * CPU time each process spent per event of a phase, in µs, and their total: a phase that ends once
+ * its events are all applied (drained, the workers' passes over) holds every cost they caused, so
+ * its mean CPU × length ÷ events is their cost, whatever the lag was meanwhile. At a rate r a
+ * process needs cost × r ÷ 10⁶ cores.
+ */
+export function cpuPerEvent(
+  summary: Record<string, { cpu_mean: number }>,
+  seconds: number,
+  events: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (events <= 0) return out;
+  let total = 0;
+  for (const [name, { cpu_mean }] of Object.entries(summary)) {
+    const us = ((cpu_mean / 100) * seconds * 1e6) / events;
+    out[name] = Math.round(us);
+    total += us;
+  }
+  out.total = Math.round(total);
   return out;
 }
