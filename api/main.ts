@@ -39,7 +39,7 @@ await runCli(
         const api = await startApi(services.config, services);
         return [{ stop: () => api.close() }];
       },
-      apiPoolLimits,
+      { limits: apiPoolLimits },
     );
   },
 );

@@ -23,6 +23,8 @@ export interface PoolLimits {
   acquireTimeoutMs?: number;
   /** Postgres ends a session idle inside a transaction this long, releasing its locks. */
   idleInTransactionMs?: number;
+  /** The sessions' `application_name` (pg_stat_activity), when not node-postgres's default. */
+  applicationName?: string;
 }
 
 /**
@@ -45,6 +47,7 @@ export function createPool(connectionString: string, max = 10, limits: PoolLimit
     ...(limits.idleInTransactionMs !== undefined && {
       idle_in_transaction_session_timeout: limits.idleInTransactionMs,
     }),
+    ...(limits.applicationName !== undefined && { application_name: limits.applicationName }),
   });
 }
 

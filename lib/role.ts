@@ -16,22 +16,31 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
+export interface RoleOptions {
+  /** the deadlines of the role's Postgres pool */
+  limits?: (config: Config) => PoolLimits;
+  /** the parts this process runs (`--only`), when not all */
+  parts?: readonly string[];
+}
+
 /**
  * Runs one role of the service (api, processors, workers) in this process until SIGINT or
  * SIGTERM: connects, prepares (migrations, topics, schemas; idempotent), starts, and on the
- * signal stops what it started and closes the connections before exiting. `limits` are the
- * deadlines of the role's Postgres pool. The process first takes the role's nice value.
+ * signal stops what it started and closes the connections before exiting. The process first takes
+ * the role's nice value. Its Postgres sessions are named after the role and its parts
+ * (`pi-processors analytics-sink`), so pg_stat_activity tells whose statement a backend runs.
  */
 export async function runRole(
   role: Role,
   start: (services: Services) => Promise<Stoppable[]>,
-  limits: (config: Config) => PoolLimits = () => ({}),
+  { limits = () => ({}), parts }: RoleOptions = {},
 ): Promise<void> {
   const config = loadConfig();
   yieldCpu(config.nice[role]);
   const log = createLogger(config.logLevel, { service: role });
   watchEventLoop(log);
-  const services = connectServices(config, log, 10, limits(config));
+  const applicationName = [`pi-${role}`, ...(parts?.length ? [parts.join(',')] : [])].join(' ');
+  const services = connectServices(config, log, 10, { ...limits(config), applicationName });
   await prepare(services);
   const running = await start(services);
   log.info({ role }, 'started');

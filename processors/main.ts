@@ -62,7 +62,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     },
     async ({ values }) => {
       const only = parseOnly(values.only, STEP_NAMES);
-      await runRole('processors', (services) => startProcessors(services, only));
+      await runRole('processors', (services) => startProcessors(services, only), { parts: only });
     },
   );
 }

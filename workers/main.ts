@@ -41,7 +41,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     },
     async ({ values }) => {
       const only = parseOnly(values.only, WORKER_NAMES);
-      await runRole('workers', (services) => startWorkers(services, only));
+      await runRole('workers', (services) => startWorkers(services, only), { parts: only });
     },
   );
 }
