@@ -45,6 +45,7 @@ await runCli(
       'raw-limits': { type: 'string', arg: 'n', help: 'records for the raw limits (live default 1000000; 0 skips)' },
       'no-replay': { type: 'boolean', help: 'live: skip the replay' },
       fresh: { type: 'boolean', help: 'live: drop the bench database and topics first (history loaded again)' },
+      perf: { type: 'boolean', help: "live: profile each phase's CPU, the whole machine, with perf (a diagnosis)" },
       api: { type: 'string', arg: 'n', help: 'live: API processes (npm start --api)' },
       processors: { type: 'string', arg: 'n', help: 'live: processor processes (npm start --processors)' },
       analytics: { type: 'string', arg: 'n', help: 'live: analytics-sink processes (npm start --analytics)' },
@@ -85,6 +86,7 @@ await runCli(
         out: values.out ?? '.bench/live.json',
         plot: values.plot ?? 'docs/performance-live.png',
         copies: { api: values.api, processors: values.processors, analytics: values.analytics },
+        perf: values.perf ?? false,
       });
     } else if (mode === 'reads') {
       report = await readsBench({

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { execFile } from 'node:child_process';
 import pg from 'pg';
 import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
 import { createLogger } from '../../lib/log.js';
@@ -11,10 +9,11 @@ import { topicName } from '../../lib/kafka/topics.js';
 import { topicEnds } from '../../processors/analytics-sink/progress.js';
 import { type Lag, readLag } from './lag.js';
 import { plotPng } from './plot.js';
-import { type ProcessSample, ProcessSampler, summarizeProcesses } from './processes.js';
+import { BackendNames, MachineProfiler, perfAvailable } from './machine-profile.js';
+import { type ProcessSample, ProcessSampler, cpuPerEvent, summarizeProcesses } from './processes.js';
 import { type ProbeResult, apiDetails, apiProbe, stallProbe, streamProbes } from './probes.js';
 import { rawLimits } from './raw-limits.js';
-import { startService } from './service.js';
+import { replayAll, startService } from './service.js';
 import { resetStatements, topStatements } from './statements.js';
 import { percentiles, round } from './stats.js';
 import { burst, interleaved, paced, simulatedEvents } from './traffic.js';
@@ -37,6 +36,8 @@ export interface LiveOptions {
   plot: string;
   /** processes of each role as `npm start --<role> n` takes them (its defaults where unset) */
   copies: Partial<Record<'api' | 'processors' | 'analytics', string>>;
+  /** a whole-machine CPU profile of each phase (machine-profile.ts) */
+  perf: boolean;
 }
 
 const DAY = 86_400_000;
@@ -58,11 +59,14 @@ export async function liveBench(o: LiveOptions) {
   const databaseUrl = withDatabase(base.databaseUrl, o.database);
   if (!databaseName(databaseUrl).includes('bench')) throw new Error('the bench database name must say bench');
   process.env.PI_TOPIC_NAMESPACE = o.namespace;
+  if (o.perf && !perfAvailable()) throw new Error('--perf: `perf record -a` does not run here (linux-perf installed?)');
   const env = {
     DATABASE_URL: databaseUrl,
     PI_TOPIC_NAMESPACE: process.env.PI_TOPIC_NAMESPACE,
     PORT: String(o.port),
     LOG_LEVEL: 'warn',
+    // JIT-compiled JavaScript named in the profile (node writes /tmp/perf-<pid>.map).
+    ...(o.perf ? { PI_NODE_ARGS: `${process.env.PI_NODE_ARGS ?? ''} --perf-basic-prof`.trim() } : {}),
   };
   const config = loadConfig({ ...process.env, ...env });
   if (o.fresh) await dropEverything(base.databaseUrl, o.database, config);
@@ -79,7 +83,10 @@ export async function liveBench(o: LiveOptions) {
   const phases: { name: string; from: number; to: number }[] = [];
   let accepted = 0;
   const sampler = new ProcessSampler();
+  const profiler = o.perf ? new MachineProfiler(path.join(path.dirname(o.out), 'perf')) : undefined;
+  const backends = new BackendNames();
   const sampling = setInterval(() => {
+    if (profiler && ticks.length % 5 === 0) backends.poll(services.db).catch(() => undefined);
     void readLag(admin, services.db).then(
       (lag) => ticks.push({ t: (performance.now() - t0) / 1000, accepted, lag, processes: sampler.sample().byName }),
       () => undefined,
@@ -87,9 +94,11 @@ export async function liveBench(o: LiveOptions) {
   }, 1000);
   const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
     const from = (performance.now() - t0) / 1000;
+    profiler?.start(name);
     try {
       return await work();
     } finally {
+      await profiler?.stop();
       phases.push({ name, from, to: (performance.now() - t0) / 1000 });
     }
   };
@@ -271,10 +280,23 @@ export async function liveBench(o: LiveOptions) {
         ),
       ]),
     );
+    // Each phase ends drained, so its CPU is what its events cost (the paced one: its probes too).
+    const eventsOf: Record<string, number> = {
+      history: history.sent,
+      burst: burstResult.accepted,
+      paced: pacedResult.accepted,
+    };
+    const cpu_us_per_event = Object.fromEntries(
+      phases.map((p) => [p.name, cpuPerEvent(processes[p.name]!, p.to - p.from, eventsOf[p.name] ?? 0)]),
+    );
     clearInterval(sampling);
     await service.stop();
 
+    // The replay's processes are named for the profile, as the service's were.
+    const naming = profiler ? setInterval(() => sampler.sample(), 1000) : undefined;
     const replay = o.replay ? await phase('replay', () => replayAll(env)) : undefined;
+    clearInterval(naming);
+    const profile = await profiler?.profiles((pid) => backends.get(pid) ?? sampler.nameOf(pid));
     const limits = o.rawLimitRecords > 0 ? await rawLimits(services, o.rawLimitRecords, o.namespace) : undefined;
     const producerLimit = limits?.kafka_producer_perf.records_per_s;
     const report = {
@@ -300,6 +322,8 @@ export async function liveBench(o: LiveOptions) {
           }
         : undefined,
       processes,
+      cpu_us_per_event,
+      ...(profile ? { profile } : {}),
     };
     fs.mkdirSync(path.dirname(o.out), { recursive: true });
     fs.writeFileSync(o.out, `${JSON.stringify({ ...report, ticks }, null, 1)}\n`);
@@ -356,19 +380,6 @@ function* limit<T>(source: Iterator<T>, n: number): Generator<T> {
     if (next.done) return;
     yield next.value;
   }
-}
-
-/** `npm run replay` (every processor from offset 0), as an operator runs it, the service stopped. */
-async function replayAll(env: NodeJS.ProcessEnv) {
-  const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay.ts'], {
-    env: { ...process.env, ...env },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const m = /replayed (\d+) messages in ([\d.]+) s/.exec(stderr);
-  if (!m) throw new Error(`replay: no summary in\n${stderr.slice(-2000)}`);
-  const events = Number(m[1]);
-  const seconds = Number(m[2]);
-  return { events, seconds, events_per_s: Math.round(events / seconds) };
 }
 
 /** --fresh: the bench's database and topics go, so the history is loaded again. */

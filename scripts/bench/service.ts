@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 
 export interface RunningService {
   baseUrl: string;
@@ -60,4 +61,17 @@ export async function startService(
       await exited;
     },
   };
+}
+
+/** `npm run replay` (every processor from offset 0), as an operator runs it, the service stopped. */
+export async function replayAll(env: NodeJS.ProcessEnv) {
+  const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/replay.ts'], {
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const m = /replayed (\d+) messages in ([\d.]+) s/.exec(stderr);
+  if (!m) throw new Error(`replay: no summary in\n${stderr.slice(-2000)}`);
+  const events = Number(m[1]);
+  const seconds = Number(m[2]);
+  return { events, seconds, events_per_s: Math.round(events / seconds) };
 }
