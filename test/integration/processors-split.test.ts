@@ -53,6 +53,14 @@ describe('the processors as npm start runs them: raw sink and sessionize in one 
     await waitForAnalytics(120_000);
     // One member each: the second process did not join the analytics sink's group.
     await waitFor('one member in each group', async () => (await members()).every((n) => n === 1), 30_000);
+    // Each process names its Postgres sessions after its role and parts (lib/role.ts), for pg_stat_activity.
+    for (const name of ['pi-processors analytics-sink', 'pi-processors raw-sink,sessionize']) {
+      const sessions = await count(
+        'select 1 from pg_stat_activity where datname = current_database() and application_name = $1',
+        [name],
+      );
+      assert.ok(sessions > 0, `a Postgres session named ${name}`);
+    }
     await waitFor(
       'the raw sink to store every event',
       async () => (await count('select 1 from raw_events where project_id = $1', [projectId])) === answers.events,
