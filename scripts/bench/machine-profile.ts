@@ -8,8 +8,8 @@ import type { Pool } from '../../lib/db.js';
 /**
  * `npm run bench -- live --perf`: where the whole machine's CPU goes in each phase. `perf record`
  * samples every CPU (cpu-clock, 99 Hz: hardware counters are not offered on these machines); each
- * sample is put down to the service's process it fell in (by the names of ProcessSampler) and to
- * its function. The roles' node runs with --perf-basic-prof, so JIT-compiled JavaScript is named.
+ * sample is put down to the service's process it fell in (ProcessSampler's names; Postgres
+ * backends by the role whose session they serve) and to its function. The roles' node runs with --perf-basic-prof, so JIT-compiled JavaScript is named.
  * A diagnosis, like every profile: sampling costs ~1 % of a core, the symbol maps a little memory.
  */
 
@@ -94,9 +94,12 @@ export class MachineProfiler {
     const r = this.recording;
     if (!r) return;
     this.recording = undefined;
-    const exited = once(r.child, 'exit');
-    r.child.kill('SIGINT');
-    await exited;
+    // A perf that ended by itself (refused, out of disk) leaves what it wrote; waiting would hang.
+    if (r.child.exitCode === null && r.child.signalCode === null) {
+      const exited = once(r.child, 'exit');
+      r.child.kill('SIGINT');
+      await exited;
+    }
     this.recorded.push({ file: r.file, phase: r.phase, seconds: (performance.now() - r.from) / 1000 });
   }
 
