@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,8 +9,8 @@ import type { Pool } from '../../lib/db.js';
  * `npm run bench -- live --perf`: where the whole machine's CPU goes in each phase. `perf record`
  * samples every CPU (cpu-clock, 99 Hz: hardware counters are not offered on these machines); each
  * sample is put down to the service's process it fell in (ProcessSampler's names; Postgres
- * backends by the role whose session they serve) and to its function. The roles' node runs with --perf-basic-prof, so JIT-compiled JavaScript is named.
- * A diagnosis, like every profile: sampling costs ~1 % of a core, the symbol maps a little memory.
+ * backends by the role whose session they serve) and to its function. The roles' node runs with
+ * --perf-basic-prof, so JIT-compiled JavaScript is named. A diagnosis, like every profile: sampling costs ~1 % of a core, the symbol maps a little memory.
  */
 
 const HZ = 99;
@@ -103,7 +103,7 @@ export class MachineProfiler {
     this.recorded.push({ file: r.file, phase: r.phase, seconds: (performance.now() - r.from) / 1000 });
   }
 
-  /** Each recorded phase's profile, its samples named by `nameOfPid` (ProcessSampler's names). */
+  /** Each recorded phase's profile, its samples named by `nameOfPid`. */
   async profiles(nameOfPid: (pid: number) => string | undefined): Promise<Record<string, PhaseProfile>> {
     await this.stop();
     const out: Record<string, PhaseProfile> = {};
@@ -124,10 +124,15 @@ async function summarize(
   seconds: number,
   nameOfPid: (pid: number) => string | undefined,
 ): Promise<{ profile: PhaseProfile; pids: Set<number> }> {
-  const child = execFile('perf', ['script', '-i', file, '-F', 'comm,pid,ip,sym,dso'], { maxBuffer: 2 ** 30 });
+  // Streamed, not buffered: a long phase's script runs to hundreds of MB. The exit is awaited from
+  // the start, since it may come before the last line is read.
+  const child = spawn('perf', ['script', '-i', file, '-F', 'comm,pid,ip,sym,dso'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const exited = once(child, 'exit');
   const tally = new SampleTally(nameOfPid);
-  for await (const text of createInterface({ input: child.stdout! })) tally.add(text);
-  await once(child, 'exit');
+  for await (const text of createInterface({ input: child.stdout })) tally.add(text);
+  await exited;
   fs.rmSync(file, { force: true });
   return { profile: tally.profile(seconds), pids: tally.pids };
 }
