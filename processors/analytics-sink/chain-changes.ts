@@ -1,121 +1,108 @@
 import type { AnalyticsConfig } from '../../domain/analytics-config.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
-import { type Session, chainsOf } from '../../domain/session.js';
+import { chainsOf } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
 import { yieldToLoop } from '../../lib/loop-watch.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
-import {
-  type StoredSessionSpan,
-  applyChains,
-  candidateChains,
-  chainsMatchStored,
-  lastChainAfter,
-  stillStored,
-} from './core.js';
-import type { RecentSessions } from './recent-sessions.js';
-import { type SessionChange, type StoredSession, freshSession, resessionize } from './resessionize.js';
-import { type Stored, erasedUsers, keyOf, touchedBy } from './stored-events.js';
+import { type HeldSession, advanceChain } from './core.js';
+import { type FreshSession, type SessionChange, freshSession, resessionize } from './resessionize.js';
+import { type StoredEvent, erasedUsers, keyOf, touchedBy } from './stored-events.js';
 
-/** Users' chains checked and applied between two turns of the event loop (`yieldToLoop`). */
+/** Users' chains advanced between two turns of the event loop (`yieldToLoop`). */
 const YIELD_EVERY_USERS = 250;
 
-/** What a batch's chains change, and what to remember of each changed user once it commits. */
+/** A session the analytics step holds: its events and its contribution as stored. */
+export type HeldChain = HeldSession<AnalyticsEvent, FreshSession['c']>[];
+
+/** What a batch changes, and what the step holds of each changed user once it commits. */
 export interface ChainPlan {
   changes: SessionChange[];
-  /** Per user key, their last chain as the batch stores it. */
-  remember: Map<string, Session[]>;
+  /** Per user key, their last chain as the batch stores it; null: hold nothing of them. */
+  remember: Map<string, HeldChain | null>;
 }
 
 /**
- * What the batch's chains change, per user. The chain records hold only the events new to the
- * sessionizer; the sink splits them with the user's recent sessions (`RecentSessions`) and applies
- * the chains that hold an event stored now, when they continue the stored sessions. Otherwise (the
- * user is not recent here, or the chains do not continue what is stored) it re-splits from the
- * stored events around the events stored now. A user with none stored now changes nothing: the
- * stored sessions are already the split of the stored events.
+ * What the events stored now change, per user. A user whose last chain the step holds
+ * (`held`) and whose new events come from its start on is advanced in memory (`advanceChain`):
+ * the held sessions' contributions are what is stored, so nothing is read back. Any other user
+ * (not held, an event before the held chain, or erased once: the held chain may predate the
+ * erasure) has their stored sessions around the new events split again (`resessionize`).
  */
 export async function chainChanges(
   client: PoolClient,
   chains: SessionChainRecord[],
-  { rows, copies }: Stored,
+  rows: StoredEvent[],
   configs: Map<string, AnalyticsConfig>,
-  recent: RecentSessions,
+  held: (user: string) => HeldChain | undefined,
 ): Promise<ChainPlan> {
-  // Per project, the ids stored now: looked up per event of every changed user's chains, where a
-  // key joined of project and id cost a string each (docs/performance.md, fourteenth session).
-  const storedNow = new Map<string, Set<string>>();
-  for (const r of rows) {
-    const ids = storedNow.get(r.project_id);
-    if (ids) ids.add(r.message_id);
-    else storedNow.set(r.project_id, new Set([r.message_id]));
-  }
-  const none = new Set<string>();
-  // Chains written again after a restart of the sessionizer bring nothing stored now and end here.
-  const withNew = new Set(rows.map((r) => keyOf(r.project_id, r.user_id)));
+  const storedNow = new Map(rows.map((r) => [keyOf(r.project_id, r.message_id), r.user_id]));
   const byUser = new Map<string, { key: string; projectId: string; userId: string; events: AnalyticsEvent[] }>();
   for (const chain of chains) {
     const key = keyOf(chain.project_id, chain.user_id);
-    if (!withNew.has(key)) continue;
-    let user = byUser.get(key);
-    if (!user) byUser.set(key, (user = { key, projectId: chain.project_id, userId: chain.user_id, events: [] }));
-    user.events.push(...eventsOfRecord(chain));
+    for (const e of eventsOfRecord(chain)) {
+      // A chain's event stored before (a repeat) or by another user of the project changes nothing.
+      const id = keyOf(chain.project_id, e.message_id);
+      if (storedNow.get(id) !== chain.user_id) continue;
+      storedNow.delete(id);
+      let user = byUser.get(key);
+      if (!user) byUser.set(key, (user = { key, projectId: chain.project_id, userId: chain.user_id, events: [] }));
+      user.events.push(e);
+    }
   }
   const users = [...byUser.values()].sort(
     (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
   );
   const erased = await erasedUsers(client, users);
-  const candidates = users
-    .filter((u) => !erased.has(u.key))
-    .map((u) => {
-      const held = recent.get(u.key);
-      const newIds = storedNow.get(u.projectId) ?? none;
-      return {
-        ...u,
-        recent: held,
-        newIds,
-        ...candidateChains(held, u.events, (id) => newIds.has(id), configs.get(u.projectId)!.session),
-      };
-    })
-    .filter((u) => u.chains.length > 0);
-  const stored = await storedAround(client, candidates, configs);
   const plan: ChainPlan = { changes: [], remember: new Map() };
-  const resplit = new Set(users.map((u) => u.key));
-  for (const [i, u] of candidates.entries()) {
+  const unheld = new Set<string>();
+  for (const [i, u] of users.entries()) {
     if (i % YIELD_EVERY_USERS === YIELD_EVERY_USERS - 1) await yieldToLoop();
-    const gapMs = configs.get(u.projectId)!.session.gapMs;
-    if (!stillStored(u.recentUsed, stored[i]!)) continue;
-    // Recent events are stored copies: they were when this process stored them, and still are.
-    const recentCopies = new Map<string, AnalyticsEvent>();
-    for (const s of u.recentUsed) for (const e of s.events) recentCopies.set(e.message_id, e);
-    const copyOf = (id: string) => copies.get(keyOf(u.projectId, id)) ?? recentCopies.get(id);
-    if (!chainsMatchStored(u.userId, u.chains, copyOf)) continue;
-    const events = u.chains.flat().flatMap((s) => s.events);
-    const present = new Set(events.filter((e) => !u.newIds.has(e.message_id)).map((e) => e.message_id));
-    const outcome = applyChains(stored[i]!, u.chains, gapMs, present);
-    if (!outcome) continue;
-    resplit.delete(u.key);
-    const all = u.chains.flat();
+    const config = configs.get(u.projectId)!;
+    const chain = erased.has(u.key) ? undefined : held(u.key);
+    const advance = chain && advanceChain(chain, u.events, config.session, (s) => freshSession(s, config).c);
+    if (!advance) {
+      unheld.add(u.key);
+      continue;
+    }
+    plan.remember.set(u.key, advance.last);
+    if (advance.added.length === 0 && advance.removed.length === 0) continue;
     plan.changes.push({
       t: {
         projectId: u.projectId,
         userId: u.userId,
-        min: Math.min(...all.map((s) => s.started_at)),
-        max: Math.max(...all.map((s) => s.ended_at)),
+        min: Math.min(...u.events.map((e) => e.timestamp)),
+        max: Math.max(...u.events.map((e) => e.timestamp)),
       },
-      old: outcome.removed,
-      fresh: outcome.added.map((s) => freshSession(s, configs.get(u.projectId)!)),
+      old: advance.removed.map((h) => ({ session_id: h.session.session_id, contribution: h.c })),
+      fresh: advance.added.map((h) => ({
+        session: h.session,
+        c: h.c,
+        receivedAt: h.session.events.reduce((latest, e) => Math.max(latest, e.received_at), 0),
+      })),
     });
-    plan.remember.set(u.key, lastChainAfter(u.recent, outcome, gapMs));
   }
-  const fallback = touchedBy(rows).filter((t) => resplit.has(keyOf(t.projectId, t.userId)));
+  const fallback = touchedBy(rows).filter((t) => unheld.has(keyOf(t.projectId, t.userId)));
+  const latest = await latestSessionStarts(client, fallback);
   for (const change of await resessionize(client, fallback, configs)) {
     const { projectId, userId } = change.t;
-    const split = chainsOf(
+    const key = keyOf(projectId, userId);
+    plan.changes.push(change);
+    // What was split is the user's last chain only when no stored session starts after it.
+    const after = latest.get(key);
+    const ends = Math.max(...change.fresh.map((f) => f.session.ended_at));
+    if (after !== undefined && after > ends) {
+      plan.remember.set(key, null);
+      continue;
+    }
+    const last = chainsOf(
       change.fresh.map((f) => f.session),
       configs.get(projectId)!.session.gapMs,
+    ).at(-1)!;
+    const contributions = new Map(change.fresh.map((f) => [f.session.session_id, f.c]));
+    plan.remember.set(
+      key,
+      last.map((session) => ({ session, c: contributions.get(session.session_id)! })),
     );
-    plan.remember.set(keyOf(projectId, userId), split.at(-1) ?? []);
-    plan.changes.push(change);
   }
   return plan;
 }
@@ -134,31 +121,18 @@ function eventsOfRecord(chain: SessionChainRecord): AnalyticsEvent[] {
   );
 }
 
-type StoredAround = StoredSession & StoredSessionSpan;
-
-/** Each user's stored sessions within a gap of their chains, one statement for the batch. */
-async function storedAround(
+/** The start of each user's latest stored session (epoch ms), read before the batch changes any. */
+async function latestSessionStarts(
   client: PoolClient,
-  users: { projectId: string; userId: string; chains: Session[][] }[],
-  configs: Map<string, AnalyticsConfig>,
-): Promise<StoredAround[][]> {
-  const out = users.map((): StoredAround[] => []);
-  if (users.length === 0) return out;
-  const spans = users.map((u) => {
-    const all = u.chains.flat();
-    const gap = configs.get(u.projectId)!.session.gapMs;
-    return { lo: Math.min(...all.map((s) => s.started_at)) - gap, hi: Math.max(...all.map((s) => s.ended_at)) + gap };
-  });
-  const { rows } = await client.query<StoredSession & { i: number; started: string; ended: string; events: number }>(
-    `select u.i, s.session_id, s.contribution, s.events,
-            (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended
-     from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
-     join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
-       and s.ended_at > to_timestamp(u.lo / 1000.0) and s.started_at < to_timestamp(u.hi / 1000.0)`,
-    [users.map((u) => u.projectId), users.map((u) => u.userId), spans.map((s) => s.lo), spans.map((s) => s.hi)],
+  users: { projectId: string; userId: string }[],
+): Promise<Map<string, number>> {
+  if (users.length === 0) return new Map();
+  const { rows } = await client.query<{ project_id: string; user_id: string; latest: string | null }>(
+    `select u.project_id, u.user_id,
+            (select (extract(epoch from s.started_at) * 1000)::bigint from sessions s
+             where s.project_id = u.project_id and s.user_id = u.user_id order by s.started_at desc limit 1) as latest
+     from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId)],
   );
-  for (const { i, started, ended, ...session } of rows) {
-    out[i - 1]!.push({ ...session, started: Number(started), ended: Number(ended) });
-  }
-  return out;
+  return new Map(rows.flatMap((r) => (r.latest === null ? [] : [[keyOf(r.project_id, r.user_id), Number(r.latest)]])));
 }

@@ -5,28 +5,28 @@ import { type ChainOnWire, type SessionChainRecord, isSealedChain, openChain } f
 import { UnopenableMessage, userKeyLookup, userKeysOf } from '../../store/user-keys.js';
 import { applyChanges } from './apply.js';
 import { chainChanges } from './chain-changes.js';
-import { RecentSessions } from './recent-sessions.js';
+import { KeyedChains } from './keyed-chains.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import type { SessionContribution } from '../../domain/contribution/types.js';
 import { resessionize } from './resessionize.js';
 import { configsOf, eventsOf, storeEvents, touchedBy } from './stored-events.js';
 
 /**
- * The users' last chains as this process stored them (at most this many events), shared by the
- * sink's copies in the process: each checks them against the stored sessions before use. A busy
- * product's ~10,000 users with open chains of ~20 events fit.
+ * The keyed state of the sink's copies in this process (per partition and user, their last chain
+ * with its sessions' contributions): at most this many events. A busy product's ~10,000 users
+ * with open chains of ~20 events fit.
  */
-const recent = new RecentSessions(200_000);
+const held = new KeyedChains<AnalyticsEvent, SessionContribution>(200_000);
 
 /**
  * pi.sessions.v1 → sessions, friction signals and the daily tables. The sessionize processor
- * sends, per user, the events new to their chain; the sink stores them, splits them with the
- * user's recent sessions (the last chain it stored for them, kept in memory), checks that the
- * chains continue what is stored (`applyChains`) and then replaces the stored sessions with the
- * chains': the old contributions are subtracted and the new ones added, in the transaction that
- * moves the offsets. When they do not continue the stored state (the user is not recent here, an
- * event came later than their last chain, another writer moved their sessions), the user's
- * sessions around the new events are split again from the stored events. Either way the tables
- * depend only on the set of events: late events of any lateness land where they belong, and a
- * replay gives the same tables.
+ * sends, per user, the events new to their chain; the sink stores them and applies them to the
+ * user's last chain it holds (keyed state, `KeyedChains`), whose sessions' contributions are what
+ * is stored: the changed sessions' old contributions are subtracted and the new ones added, in
+ * the transaction that moves the offsets, without reading the stored sessions back. A user it
+ * does not hold, or whose new events reach before the held chain, has their sessions around the
+ * new events split again from the stored events. Either way the tables depend only on the set of
+ * events: late events of any lateness land where they belong, and a replay gives the same tables.
  */
 export const analyticsSink: PostgresSink<ChainOnWire> = {
   name: 'analytics',
@@ -61,21 +61,26 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
   // thousand chains carry ~3 events per session written where a thousand carried ~2.5, and a paced
   // load's backlog drained in 98–135 s against 131–154 s (docs/performance.md, twentieth session).
   chunk: 5000,
-  async write(client, messages) {
+  async write(client, messages, { partition, from, to, isolated }) {
+    held.validate(partition, from);
     const chains = await openChains(
       client,
       messages.flatMap((m) => (m.value ? [m.value] : [])),
     );
     const records = firstOccurrences(chains.flatMap(eventsOf));
-    if (records.length === 0) return;
-    const stored = await storeEvents(client, records);
+    const rows = records.length === 0 ? [] : await storeEvents(client, records);
+    if (rows.length === 0) return () => held.commit(partition, to, new Map());
     const configs = await configsOf(client, records);
-    const { changes, remember } = await chainChanges(client, chains, stored, configs, recent);
-    await applyChanges(client, stored.rows, changes, configs);
-    return () => {
-      for (const [key, sessions] of remember) recent.set(key, sessions);
-    };
+    // Writes of one message each share a transaction: later ones must see what earlier ones
+    // stored, which the held chains (changed only at commit) do not show.
+    const { changes, remember } = await chainChanges(client, chains, rows, configs, (user) =>
+      isolated ? undefined : held.get(partition, user),
+    );
+    await applyChanges(client, rows, changes, configs);
+    return () => held.commit(partition, to, remember);
   },
+  moved: (partition, from, to) => held.moved(partition, from, to),
+  open: () => held.clear(),
 };
 
 /**
@@ -104,7 +109,7 @@ async function openChains(client: PoolClient, chains: ChainOnWire[]): Promise<Se
 export async function applyEvents(client: PoolClient, messages: SinkMessage<TrackedEventRecord>[]): Promise<void> {
   const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
   if (records.length === 0) return;
-  const { rows } = await storeEvents(client, records);
+  const rows = await storeEvents(client, records);
   const configs = await configsOf(client, records);
   await applyChanges(client, rows, await resessionize(client, touchedBy(rows), configs), configs);
 }

@@ -2,7 +2,6 @@ import { type TrackedEventRecord } from '../../domain/tracked-event.js';
 import { type PoolClient, jsonArrayParam } from '../../lib/db.js';
 import { lockUsers } from '../../store/locks.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
-import type { StoredCopy } from './core.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
 
 /** The events a batch stores: reads and writes of session_events for the analytics sink. */
@@ -48,51 +47,31 @@ export function eventsOf(chain: SessionChainRecord): StorableEvent[] {
 export const configsOf = (client: PoolClient, records: StorableEvent[]) =>
   projectAnalyticsConfigs(client, [...new Set(records.map((r) => r.project_id))].sort());
 
-/** What `storeEvents` did: the events stored now, and the stored copy of every event it was given. */
-export interface Stored {
-  rows: StoredEvent[];
-  /** Keyed by project and message id: those stored now, and those stored before. */
-  copies: Map<string, StoredCopy>;
-}
-
 /**
- * Locks the users and stores their events, except repeats and those of a user erased after they
- * were received. Repeats (chains written again after a restart of the sessionizer) are found by
- * one read by key, which gives the stored copies of all. The properties go as one JSON array
- * (`jsonArrayParam`): chains carry only events new to them, so nearly all are stored.
+ * Locks the users and stores their events, except repeats (chains written again after a restart
+ * of the sessionizer) and those of a user erased after they were received; returns the events
+ * stored now. The properties go as one JSON array (`jsonArrayParam`): chains carry only events
+ * new to them, so nearly all are stored.
  */
-export async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<Stored> {
+export async function storeEvents(client: PoolClient, records: StorableEvent[]): Promise<StoredEvent[]> {
   await lockUsers(
     client,
     records.map((r) => ({ projectId: r.project_id, userId: r.user_id })),
   );
-  const { rows } = await client.query<StoredEvent & { stored_now: boolean }>(
-    `with u as (
-       select * from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
-                                unnest($5::bigint[]), unnest($6::bigint[]), unnest($7::text[]), jsonb_array_elements($8::jsonb))
-         as u(project_id, user_id, message_id, ts, rx, off, event, properties)
-     ),
-     earlier as (
-       select e.project_id, e.user_id, e.message_id, (extract(epoch from e.occurred_at) * 1000)::bigint as ms, e.kafka_offset
-       from u join session_events e on e.project_id = u.project_id and e.message_id = u.message_id
-     ),
-     inserted as (
-       insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
-       select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off,
-              u.event, u.properties
-       from u
-       where not exists (select 1 from earlier b where b.project_id = u.project_id and b.message_id = u.message_id)
-         and not exists (select 1 from deleted_users d
-                         where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
-                           and d.deleted_at >= to_timestamp(u.rx / 1000.0))
-       on conflict (project_id, message_id) do nothing
-       returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
-                 (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id,
-                 case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention
-     )
-     select true as stored_now, * from inserted
-     union all
-     select false, project_id, user_id, ms, null, kafka_offset, null, message_id, null from earlier`,
+  const { rows } = await client.query<StoredEvent>(
+    `insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
+     select u.project_id, u.user_id, u.message_id, to_timestamp(u.ts / 1000.0), to_timestamp(u.rx / 1000.0), u.off,
+            u.event, u.properties
+     from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
+                     unnest($5::bigint[]), unnest($6::bigint[]), unnest($7::text[]), jsonb_array_elements($8::jsonb))
+       as u(project_id, user_id, message_id, ts, rx, off, event, properties)
+     where not exists (select 1 from deleted_users d
+                       where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))
+                         and d.deleted_at >= to_timestamp(u.rx / 1000.0))
+     on conflict (project_id, message_id) do nothing
+     returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
+               (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id,
+               case when event in ('intervention_shown', 'intervention_accepted') then properties end as intervention`,
     [
       records.map((r) => r.project_id),
       records.map((r) => r.user_id),
@@ -104,17 +83,12 @@ export async function storeEvents(client: PoolClient, records: StorableEvent[]):
       jsonArrayParam(records.map((r) => r.properties)),
     ],
   );
-  const stored: Stored = { rows: [], copies: new Map() };
-  for (const { stored_now, ...row } of rows) {
-    const r = { ...row, ms: Number(row.ms), rx: Number(row.rx), kafka_offset: Number(row.kafka_offset) };
-    stored.copies.set(keyOf(r.project_id, r.message_id), {
-      user_id: r.user_id,
-      timestamp: r.ms,
-      offset: r.kafka_offset,
-    });
-    if (stored_now) stored.rows.push(r);
-  }
-  return stored;
+  return rows.map((row) => ({
+    ...row,
+    ms: Number(row.ms),
+    rx: Number(row.rx),
+    kafka_offset: Number(row.kafka_offset),
+  }));
 }
 
 /** The users with events stored now, each with the time span of those events. */

@@ -18,6 +18,17 @@ export interface SinkMessage<T> {
 /** What a sink does once the transaction holding its write has committed (never, when it does not). */
 export type Committed = () => void;
 
+/** Where a write stands in its partition. */
+export interface WriteContext {
+  partition: number;
+  /** The partition's offset as stored when the transaction began (locked: the fence). */
+  from: number;
+  /** The offset the transaction stores if it commits. */
+  to: number;
+  /** One of several writes of the transaction, each of one message (a batch Postgres refused, isolated). */
+  isolated: boolean;
+}
+
 /** A Kafka → Postgres step: `write` gets decoded messages and the transaction they must share with the offsets. */
 export interface PostgresSink<T> {
   name: string;
@@ -29,7 +40,11 @@ export interface PostgresSink<T> {
    * briefly and a retry redoes little.
    */
   chunk: number;
-  write(client: PoolClient, messages: SinkMessage<T>[]): Promise<Committed | void>;
+  write(client: PoolClient, messages: SinkMessage<T>[], context: WriteContext): Promise<Committed | void>;
+  /** The partition's stored offset moved without a write (past transaction markers), from `from` to `to`. */
+  moved?(partition: number, from: number, to: number): void;
+  /** Called when the sink starts consuming: what it kept of an earlier run is not to be trusted. */
+  open?(): void;
 }
 
 export interface SinkDeps {
@@ -78,10 +93,11 @@ async function writeOrIsolate<T>(
   client: PoolClient,
   sink: PostgresSink<T>,
   messages: SinkMessage<T>[],
+  context: WriteContext,
 ): Promise<Written> {
   await client.query('savepoint sink_batch');
   try {
-    const committed = await sink.write(client, messages);
+    const committed = await sink.write(client, messages, context);
     return { refused: [], committed: committed ? [committed] : [] };
   } catch (err) {
     if (!isDataError(err)) throw err;
@@ -91,7 +107,7 @@ async function writeOrIsolate<T>(
   for (const message of messages) {
     await client.query('savepoint sink_message');
     try {
-      const committed = await sink.write(client, [message]);
+      const committed = await sink.write(client, [message], { ...context, isolated: true });
       if (committed) written.committed.push(committed);
     } catch (err) {
       if (!isDataError(err)) throw err;
@@ -147,9 +163,13 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
     if (payload.topic !== topic || payload.batchSize > 0) return;
     const offset = Number(payload.lastOffset) + 1;
-    if (offset <= (next.get(payload.partition) ?? 0)) return;
+    const was = next.get(payload.partition) ?? 0;
+    if (offset <= was) return;
     storeOffset(deps.db, payload.partition, offset)
-      .then(() => next.set(payload.partition, Math.max(next.get(payload.partition) ?? 0, offset)))
+      .then(() => {
+        next.set(payload.partition, Math.max(next.get(payload.partition) ?? 0, offset));
+        sink.moved?.(payload.partition, was, offset);
+      })
       .catch((err: unknown) => log.warn({ err }, 'could not store the offset past transaction markers'));
   });
 
@@ -180,7 +200,12 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         const todo = chunk.filter((m) => m.offset >= floor);
         const letters = dead.filter((d) => d.offset >= floor);
         if (todo.length > 0) {
-          const written = await writeOrIsolate(client, sink, todo);
+          const written = await writeOrIsolate(client, sink, todo, {
+            partition,
+            from: floor,
+            to: end + 1,
+            isolated: false,
+          });
           letters.push(...written.refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
           committed.push(...written.committed);
         }
@@ -251,6 +276,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   };
 
   await refuseOffsetsAheadOfTopic(sink.name, topic, deps);
+  sink.open?.();
   // Partitions hold disjoint users, so their batches only meet on shared daily rows, which every
   // transaction writes in one order (AdditiveDeltas): they wait for each other there, never deadlock.
   await consumeBatches(consumer, topic, deps.config.sinkConcurrency, eachBatch);

@@ -10,6 +10,7 @@ import type { Admin } from '../../lib/kafka/client.js';
 import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices, prepare } from '../../lib/services.js';
 import { type ProcessorName, startProcessors } from '../../processors/main.js';
+import type { WriteContext } from '../../processors/runtime/postgres-sink.js';
 import type { Stoppable } from '../../lib/role.js';
 import { type WorkerName, startWorkers } from '../../workers/main.js';
 import { analyticsLag, eventsEnd } from '../../processors/analytics-sink/progress.js';
@@ -266,4 +267,13 @@ export async function sealedEventMessage(
   const ref = await userRefOf(services().db, record.project_id, record.user_id);
   const key = (await ensureUserKeys(services().db, record.project_id, [ref])).get(ref)!;
   return { key: userKey(record.project_id, ref), value: sealEvent(record, ref, key) };
+}
+
+/**
+ * The contexts the sink runtime gives successive writes of one partition: each begins at the
+ * offset the last one stored (whether or not the sink learnt that it committed).
+ */
+export function partitionWrites(partition = 0): (messages: number) => WriteContext {
+  let stored = 0;
+  return (messages) => ({ partition, from: stored, to: (stored += messages), isolated: false });
 }

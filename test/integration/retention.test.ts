@@ -8,7 +8,7 @@ import type { Services } from '../../lib/services.js';
 import { inTransaction } from '../../lib/db.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
 import { runRetentionPass } from '../../workers/retention/worker.js';
-import { call, closeServices, count, errorOf, newProject, services, startTestApi } from './helpers.js';
+import { call, closeServices, count, errorOf, newProject, services, startTestApi, partitionWrites } from './helpers.js';
 
 const DAY = 86_400_000;
 
@@ -151,7 +151,7 @@ describe('retention per project', () => {
       },
     });
     await inTransaction(services().db, (client) =>
-      rawSink.write(client, [event('replayed-old', 3), event('replayed-new', 1)]),
+      rawSink.write(client, [event('replayed-old', 3), event('replayed-new', 1)], partitionWrites()(2)),
     );
     const { rows } = await services().db.query<{ message_id: string }>(
       `select message_id from raw_events where project_id = $1 and message_id like 'replayed-%'`,

@@ -7,7 +7,16 @@ import { topicName } from '../../lib/kafka/topics.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
 import { type PostgresSink, type RunningSink, runPostgresSink } from '../../processors/runtime/postgres-sink.js';
 import type { EventOnWire } from '../../domain/sealed-user.js';
-import { closeServices, count, isolateTopics, newProject, sealedEventMessage, services, waitFor } from './helpers.js';
+import {
+  closeServices,
+  count,
+  isolateTopics,
+  newProject,
+  sealedEventMessage,
+  services,
+  waitFor,
+  partitionWrites,
+} from './helpers.js';
 
 const BACKLOG = 2_500;
 
@@ -24,7 +33,7 @@ describe("a sink's transactions under a backlog", () => {
     chunk,
     write: (client, messages) => {
       sizes.push(messages.length);
-      return rawSink.write(client, messages);
+      return rawSink.write(client, messages, partitionWrites()(messages.length));
     },
   });
 

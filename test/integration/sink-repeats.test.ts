@@ -6,7 +6,7 @@ import { PartitionSessions } from '../../processors/sessionize/core.js';
 import { chainRecord } from '../../processors/sessionize/record.js';
 import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
-import { closeServices, newProject, services } from './helpers.js';
+import { closeServices, newProject, services, partitionWrites } from './helpers.js';
 
 /**
  * A message and its repeat (a client retry) in one batch: the first received is kept, whatever
@@ -30,7 +30,7 @@ describe('sinks keep the first of repeated message ids within a batch', () => {
     const originals = Array.from({ length: 400 }, (_, i) => record(i, t + 10_000));
     const repeats = originals.filter((_, i) => i % 4 === 0).map((r) => ({ ...r, received_at: t + 99_000 }));
     const messages = [...originals, ...repeats].map((value, offset) => ({ partition: 0, offset, key: null, value }));
-    await inTransaction(services().db, (client) => rawSink.write(client, messages));
+    await inTransaction(services().db, (client) => rawSink.write(client, messages, partitionWrites()(messages.length)));
     await inTransaction(services().db, (client) => applyEvents(client, messages));
     for (const table of ['raw_events', 'session_events']) {
       const { rows } = await services().db.query<{ n: number; late: number; max_offset: number }>(
@@ -69,6 +69,7 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
     });
     const rules = () => DEFAULT_ANALYTICS.session;
     // One batch through the sessionizer, and its chains (the batch's events new to them) through the sink.
+    const writes = partitionWrites();
     const send = async (s: PartitionSessions, events: Parameters<PartitionSessions['add']>[0]) => {
       const step = s.add(events, rules);
       step.commit();
@@ -76,6 +77,7 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
         analyticsSink.write(
           client,
           step.chains.map((c, i) => ({ partition: 0, offset: i, key: null, value: chainRecord(c) })),
+          writes(step.chains.length),
         ),
       );
       committed?.();

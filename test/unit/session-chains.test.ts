@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  applyChains,
-  candidateChains,
-  chainsMatchStored,
-  lastChainAfter,
-  stillStored,
-} from '../../processors/analytics-sink/core.js';
+import { advanceChain } from '../../processors/analytics-sink/core.js';
+import { KeyedChains } from '../../processors/analytics-sink/keyed-chains.js';
 import { type HeldEvent, PartitionSessions } from '../../processors/sessionize/core.js';
 import { type SessionChainRecord, chainRecord, halvesOf } from '../../processors/sessionize/record.js';
 import { type Session, chainsOf, splitSessions } from '../../domain/session.js';
@@ -240,201 +235,172 @@ describe('PartitionSessions', () => {
   });
 });
 
-describe('chainsMatchStored', () => {
-  const a = ev('a', 100);
-  const chains = [[{ session_id: 's', user_id: 'u1', started_at: 100, ended_at: 100, events: [a] }]];
-  const stored = { user_id: 'u1', timestamp: 100, offset: a.offset };
-  const cases: [string, typeof stored | undefined, boolean][] = [
-    ['the stored copy itself', stored, true],
-    ["another user's event with the same id", { ...stored, user_id: 'u2' }, false],
-    ['a repeat sent with another time', { ...stored, timestamp: 160 }, false],
-    ['a repeat read at another offset', { ...stored, offset: a.offset + 7 }, false],
-    ['an event not stored at all', undefined, false],
-  ];
-  for (const [what, copy, expected] of cases) {
-    it(what, () =>
-      assert.equal(
-        chainsMatchStored('u1', chains, () => copy),
-        expected,
-      ),
+/** A stand-in contribution: the session's event ids, so a test sees which split it describes. */
+const describeIds = (s: Session<HeldEvent>) => s.events.map((e) => e.message_id).join(',');
+const held = (events: HeldEvent[]) =>
+  chainsOf(splitSessions(events, RULES.gapMs, RULES.maxMs), RULES.gapMs)
+    .at(-1)!
+    .map((session) => ({ session, c: describeIds(session) }));
+
+describe('advanceChain', () => {
+  // Sessions cut by the length limit (25) stay in one chain: a and d are 8 apart.
+  const chain = held([ev('a', 0), ev('b', 9), ev('c', 18), ev('d', 26)]);
+
+  it('grows the held chain by new events, taking away only the sessions they change', () => {
+    const advance = advanceChain(chain, [ev('e', 30)], RULES, describeIds)!;
+    assert.deepEqual(
+      advance.removed.map((h) => h.c),
+      ['d'],
     );
-  }
+    assert.deepEqual(
+      advance.added.map((h) => h.c),
+      ['d,e'],
+    );
+    assert.deepEqual(
+      advance.last.map((h) => h.c),
+      ['a,b,c', 'd,e'],
+    );
+    // The kept session is the held entry itself: its contribution is not computed again.
+    assert.equal(advance.last[0], chain[0]);
+  });
+
+  it('re-splits the held chain around a late event within it, and starts a new chain after a gap', () => {
+    const late = advanceChain(chain, [ev('m', 2)], RULES, describeIds)!;
+    assert.deepEqual(
+      late.removed.map((h) => h.c),
+      ['a,b,c'],
+    );
+    assert.deepEqual(
+      late.last.map((h) => h.c),
+      ['a,m,b,c', 'd'],
+    );
+    const apart = advanceChain(chain, [ev('z', 40)], RULES, describeIds)!;
+    assert.deepEqual(apart.removed, []);
+    assert.deepEqual(
+      apart.last.map((h) => h.c),
+      ['z'],
+    );
+  });
+
+  it('cannot tell for an event before the held chain, nor for a user it holds nothing of', () => {
+    const chain = held([ev('a', 30), ev('b', 35)]);
+    assert.equal(advanceChain(chain, [ev('x', 29)], RULES, describeIds), undefined);
+    assert.equal(advanceChain([], [ev('x', 29)], RULES, describeIds), undefined);
+  });
+
+  it('leaves out repeats of held events', () => {
+    const a = ev('a', 0);
+    const chain = held([a, ev('b', 5)]);
+    const advance = advanceChain(chain, [{ ...a, timestamp: 7 }], RULES, describeIds)!;
+    assert.deepEqual(advance, { removed: [], added: [], last: chain });
+  });
 });
 
-/**
- * A model of the analytics sink: the sessionizer sends only the events new to its chains; the sink
- * splits them with its recent sessions (sometimes forgotten, sometimes out of date, as after a
- * rebalance) and trusts the chains when the recent sessions are still stored, the chains carry the
- * stored copies of their events, and `applyChains` says they continue the stored sessions.
- * Otherwise it splits all stored events again (what the re-split around the new events amounts
- * to). Whatever the order, batches, repeats and forgetting, the stored sessions must end as the
- * split of every event.
- */
-describe('chains applied by the sink give the sessions of all events', () => {
-  it('holds for any arrival order, batching, repeats, idle, held-events and offsets-behind limits and recent sessions', () => {
-    let trusted = 0;
+describe('the keyed chains give the sessions of all stored events', () => {
+  it('holds for any arrival order, batching, repeats, forgotten and stale state', () => {
+    let advanced = 0;
     let resplit = 0;
-    // A repeat sometimes comes with another time: an event without a timestamp is stamped on receipt.
-    const eventArb = fc.record({
-      t: fc.integer({ min: 0, max: 200 }),
-      repeat: fc.boolean(),
-      retime: fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
-    });
-    // What the sink knows of its recent sessions after a batch: what it stored, nothing, or the
-    // state before (it did not learn of the batch).
-    const memoryArb = fc.constantFrom('kept', 'kept', 'kept', 'forgotten', 'stale');
+    // Times mostly rise, as live traffic's do; a step back is a late event.
+    const stepArb = fc.oneof(
+      { arbitrary: fc.integer({ min: 0, max: 12 }), weight: 9 },
+      { arbitrary: fc.integer({ min: -40, max: -1 }), weight: 1 },
+    );
+    const eventArb = fc.record({ step: stepArb, repeat: fc.boolean() });
+    // What the step holds after a batch: what it stored, nothing (let go, another member wrote), or
+    // a commit it never saw (the fence then finds another offset stored and drops the partition).
+    const memoryArb = fc.constantFrom('kept', 'kept', 'kept', 'forgotten', 'unseen');
     fc.assert(
       fc.property(
         fc.array(eventArb, { minLength: 1, maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 10 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 1, max: 40 }),
         fc.array(memoryArb, { minLength: 1, maxLength: 10 }),
-        fc.integer({ min: 1, max: 60 }),
-        (specs, sizes, idle, held, memory, behind) => {
+        (specs, sizes, memory) => {
           const events: HeldEvent[] = [];
+          let t = 100;
           specs.forEach((spec, i) => {
-            const offset = events.length;
-            events.push({
-              message_id: `m${i}`,
-              user_id: 'u',
-              event: 'click',
-              timestamp: spec.t,
-              received_at: offset,
-              offset,
-              properties: '{}',
-            });
+            t += spec.step;
+            events.push({ ...ev(`m${i}`, t), user_id: 'u', received_at: events.length, offset: events.length });
             if (spec.repeat && i > 0) {
-              const first = events[Math.floor(i / 2)]!;
-              events.push({
-                ...first,
-                timestamp: spec.retime ?? first.timestamp,
-                received_at: events.length,
-                offset: events.length,
-              });
+              events.push({ ...events[Math.floor(i / 2)]!, received_at: events.length, offset: events.length });
             }
           });
-          const sessionizer = new PartitionSessions(idle, held, behind);
-          let stored: Session<HeldEvent>[] = [];
-          let recent: Session<HeldEvent>[] = [];
+          const state = new KeyedChains<HeldEvent, string>(1_000);
           const storedEvents = new Map<string, HeldEvent>();
+          let stored: Session<HeldEvent>[] = [];
+          let offset = 0;
           for (let at = 0, k = 0; at < events.length; k++) {
             const slice = events.slice(at, at + sizes[k % sizes.length]!);
             at += slice.length;
-            const sent = take(sessionizer, batch(...slice)).flatMap((c) =>
-              c.sessions.flatMap((s) => s.events.filter((e) => c.added.has(e.message_id))),
-            );
-            const storedNow = new Set(sent.filter((e) => !storedEvents.has(e.message_id)).map((e) => e.message_id));
-            for (const e of sent) if (storedNow.has(e.message_id)) storedEvents.set(e.message_id, e);
-            if (storedNow.size === 0) continue;
-            const spans = stored.map((s) => ({
-              ...s,
-              started: s.started_at,
-              ended: s.ended_at,
-              events: s.events.length,
-            }));
-            const { chains, recentUsed } = candidateChains(recent, sent, (id) => storedNow.has(id), RULES);
-            const copy = (id: string) => {
-              const e = storedEvents.get(id);
-              return e && { user_id: e.user_id, timestamp: e.timestamp, offset: e.offset };
-            };
-            const present = new Set(
-              chains
-                .flatMap((c) => c.flatMap((s) => s.events.map((e) => e.message_id)))
-                .filter((id) => !storedNow.has(id)),
-            );
-            const outcome =
-              stillStored(recentUsed, spans) && chainsMatchStored('u', chains, copy)
-                ? applyChains(spans, chains, RULES.gapMs, present)
-                : undefined;
-            let last: Session<HeldEvent>[];
-            if (outcome) {
-              trusted++;
-              const gone = new Set(outcome.removed.map((s) => s.session_id));
-              stored = [...stored.filter((s) => !gone.has(s.session_id)), ...outcome.added];
-              last = lastChainAfter(recent, outcome, RULES.gapMs);
-            } else {
+            const from = offset;
+            offset += slice.length;
+            state.validate(0, from);
+            // The first copy of an id read is the one stored (firstOccurrences, then the insert).
+            const now: HeldEvent[] = [];
+            for (const e of slice) {
+              if (storedEvents.has(e.message_id)) continue;
+              storedEvents.set(e.message_id, e);
+              now.push(e);
+            }
+            const chain = state.get(0, 'u');
+            const advance = chain && now.length > 0 ? advanceChain(chain, now, RULES, describeIds) : undefined;
+            let last: ReturnType<typeof held> | null = null;
+            if (advance) {
+              advanced++;
+              const gone = new Set(advance.removed.map((h) => h.session.session_id));
+              stored = [...stored.filter((s) => !gone.has(s.session_id)), ...advance.added.map((h) => h.session)];
+              // The contributions held are those of the sessions as stored.
+              for (const h of advance.last) assert.equal(h.c, describeIds(h.session));
+              last = advance.last;
+            } else if (now.length > 0) {
               resplit++;
               stored = splitSessions([...storedEvents.values()], RULES.gapMs, RULES.maxMs);
-              last = chainsOf(stored, RULES.gapMs).at(-1)!;
-            }
+              last = held([...storedEvents.values()]);
+            } else if (chain) last = chain;
             const remembered = memory[k % memory.length]!;
-            if (remembered === 'kept') recent = last;
-            else if (remembered === 'forgotten') recent = [];
+            if (remembered === 'kept') state.commit(0, offset, new Map([['u', last]]));
+            else if (remembered === 'forgotten') state.commit(0, offset, new Map([['u', null]]));
           }
           const sort = (sessions: Session<HeldEvent>[]) => [...sessions].sort((a, b) => a.started_at - b.started_at);
-          // The stored copy of each message id is the first one read.
-          const exact = splitSessions(
-            events.filter((e, i) => events.findIndex((f) => f.message_id === e.message_id) === i),
-            RULES.gapMs,
-            RULES.maxMs,
-          );
+          const exact = splitSessions([...storedEvents.values()], RULES.gapMs, RULES.maxMs);
           assert.deepEqual(ids(sort(stored)), ids(exact));
-          assert.deepEqual(
-            sort(stored).map((s) => s.session_id),
-            exact.map((s) => s.session_id),
-          );
         },
       ),
       { numRuns: 2000 },
     );
-    // Both ways were taken, many times.
-    assert.ok(trusted > 1000 && resplit > 1000, `trusted ${trusted}, re-split ${resplit}`);
+    assert.ok(advanced > 1000 && resplit > 1000, `advanced ${advanced}, re-split ${resplit}`);
   });
 });
 
-describe('candidateChains', () => {
-  const recent = splitSessions([ev('a', 0), ev('b', 5), ev('c', 40)], RULES.gapMs, RULES.maxMs);
+describe('KeyedChains', () => {
+  const chain = (n: number) => held(Array.from({ length: n }, (_, i) => ev(`k${arrival}-${i}`, i)));
 
-  it('splits the batch events with the recent ones, keeping the chains with an event stored now', () => {
-    const d = ev('d', 44);
-    const { chains, recentUsed } = candidateChains(recent, [d], (id) => id === 'd', RULES);
-    assert.deepEqual(
-      chains.map((c) => ids(c)),
-      [[['c', 'd']]],
-    );
-    assert.deepEqual(ids(recentUsed), [['c']]);
+  it('drops a partition it did not commit up to the offset stored, and only that partition', () => {
+    const state = new KeyedChains<HeldEvent, string>(100);
+    state.commit(0, 10, new Map([['a', chain(2)]]));
+    state.commit(1, 7, new Map([['b', chain(2)]]));
+    state.validate(0, 10);
+    assert.ok(state.get(0, 'a'));
+    state.validate(1, 9);
+    assert.equal(state.get(1, 'b'), undefined);
+    assert.ok(state.get(0, 'a'));
+    // Moved past transaction markers by this process: still its own.
+    state.moved(0, 10, 12);
+    state.validate(0, 12);
+    assert.ok(state.get(0, 'a'));
   });
 
-  it('keeps the recent copy of a repeated id, and leaves out chains with nothing stored now', () => {
-    const again = ev('b', 90);
-    const { chains, recentUsed } = candidateChains(recent, [again, ev('e', 8)], (id) => id === 'e', RULES);
-    assert.deepEqual(
-      chains.map((c) => ids(c)),
-      [[['a', 'b', 'e']]],
-    );
-    assert.equal(chains[0]![0]!.events[1]!.timestamp, 5);
-    assert.deepEqual(ids(recentUsed), [['a', 'b']]);
-  });
-});
-
-describe('stillStored', () => {
-  const [session] = splitSessions([ev('a', 0), ev('b', 5)], RULES.gapMs, RULES.maxMs);
-  const span = { session_id: session!.session_id, started: 0, ended: 5, events: 2 };
-
-  it('holds when each recent session is stored with its id, span and number of events', () => {
-    assert.equal(stillStored([session!], [span]), true);
-    assert.equal(stillStored([], []), true);
-  });
-
-  it('fails when another writer moved one', () => {
-    assert.equal(stillStored([session!], []), false);
-    assert.equal(stillStored([session!], [{ ...span, events: 3 }]), false);
-    assert.equal(stillStored([session!], [{ ...span, ended: 7 }]), false);
-    assert.equal(stillStored([session!], [{ ...span, session_id: 'other' }]), false);
-  });
-});
-
-describe('lastChainAfter', () => {
-  it('is the last chain of the recent sessions the outcome kept and the sessions it added', () => {
-    const [early, late] = splitSessions([ev('a', 0), ev('b', 30)], RULES.gapMs, RULES.maxMs);
-    const grown = splitSessions([late!.events[0]!, ev('c', 33)], RULES.gapMs, RULES.maxMs);
-    const outcome = { removed: [{ session_id: late!.session_id }], added: grown };
-    assert.deepEqual(ids(lastChainAfter([early!, late!], outcome, RULES.gapMs)), [['b', 'c']]);
-    // A late event before the last chain: the last chain stays.
-    const before = splitSessions([early!.events[0]!, ev('z', 2)], RULES.gapMs, RULES.maxMs);
-    const outcome2 = { removed: [{ session_id: early!.session_id }], added: before };
-    assert.deepEqual(ids(lastChainAfter([early!, late!], outcome2, RULES.gapMs)), [['b']]);
+  it('lets the least recently stored users go past its events, and forgets a user committed as null', () => {
+    const state = new KeyedChains<HeldEvent, string>(5);
+    state.commit(0, 1, new Map([['a', chain(2)]]));
+    state.commit(0, 2, new Map([['b', chain(2)]]));
+    state.commit(0, 3, new Map([['a', chain(2)]]));
+    state.commit(0, 4, new Map([['c', chain(2)]]));
+    assert.equal(state.get(0, 'b'), undefined);
+    assert.ok(state.get(0, 'a') && state.get(0, 'c'));
+    assert.equal(state.heldEvents, 4);
+    state.commit(0, 5, new Map([['a', null]]));
+    assert.equal(state.get(0, 'a'), undefined);
+    assert.equal(state.heldEvents, 2);
   });
 });
 
