@@ -821,6 +821,7 @@ create table user_metrics (
   friction_index double precision,
   first_seen_at timestamp with time zone,
   last_seen_at timestamp with time zone,
+  duration_ms bigint not null default 0,
   constraint user_metrics_pkey PRIMARY KEY (project_id, user_id)
 );
 CREATE TRIGGER user_metrics_inserted_cohorts AFTER INSERT ON public.user_metrics REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_user_metrics_changed();

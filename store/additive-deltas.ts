@@ -30,6 +30,33 @@ function rowKey(spec: AdditiveTable, projectId: string, row: Record<string, unkn
 }
 
 /**
+ * What a writer learns of the rows of some tables as `AdditiveDeltas.apply` writes them: each row
+ * that appeared (absent before: a table holds no row whose sums are all zero), moved, or emptied
+ * (and so deleted), with its key and its sums after the change.
+ */
+export interface RowWatch {
+  tables: ReadonlySet<string>;
+  row(spec: AdditiveTable, row: Record<string, unknown>, outcome: 'appeared' | 'moved' | 'emptied'): void;
+}
+
+/** Tells `watch` of each row an upsert returned; `deltas` are the rows it was given, in the same key order. */
+function watchRows(
+  spec: AdditiveTable,
+  deltas: Record<string, unknown>[],
+  returned: Record<string, unknown>[],
+  watch: RowWatch,
+): void {
+  const keyNames = ['project_id', ...spec.keys.map(([name]) => name)];
+  const given = new Map(deltas.map((d) => [keyNames.map((n) => String(d[n])).join('\u0000'), d]));
+  for (const row of returned) {
+    const delta = given.get(keyNames.map((n) => String(row[n])).join('\u0000'));
+    // Sums equal to the delta: they were zero, so the row was not there.
+    const appeared = delta !== undefined && spec.values.every(([n]) => Number(row[n]) === Number(delta[n]));
+    watch.row(spec, row, row.emptied ? 'emptied' : appeared ? 'appeared' : 'moved');
+  }
+}
+
+/**
  * Signed sums per row of additive tables, written as net changes: one upsert per table, then the
  * rows whose values all fell to zero are removed, so a table holds exactly its non-zero sums.
  */
@@ -53,7 +80,11 @@ export class AdditiveDeltas {
    * Tables in name order and rows in key order: every transaction locks shared rows in the same
    * order, so concurrent writers (partitions, erasure, replay) wait for each other but never deadlock.
    */
-  async apply(client: PoolClient, only: (spec: AdditiveTable) => boolean = () => true): Promise<void> {
+  async apply(
+    client: PoolClient,
+    only: (spec: AdditiveTable) => boolean = () => true,
+    watch?: RowWatch,
+  ): Promise<void> {
     const tables = [...this.rows]
       .filter(([spec]) => only(spec))
       .sort(([a], [b]) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0));
@@ -72,7 +103,9 @@ export class AdditiveDeltas {
           .map(([n, type]) => (type === dbl ? `abs(${alias}.${n}) < 1e-9` : `${alias}.${n} = 0`))
           .join(' and ');
       // The upsert says which rows it left at zero (rarely any): only those are looked up to delete.
-      const { rows: emptied } = await client.query<Record<string, string>>(
+      // A watched table's rows all come back, each with its sums after the change.
+      const watched = watch?.tables.has(spec.table) ?? false;
+      const { rows: returned } = await client.query<Record<string, string>>(
         `with upserted as (
            insert into ${spec.table} as t (${names.join(', ')})
            select ${names.map((n) => `u.${n}`).join(', ')}
@@ -81,9 +114,12 @@ export class AdditiveDeltas {
              ${spec.values.map(([n]) => `${n} = t.${n} + excluded.${n}`).join(', ')}
            returning t.*
          )
-         select ${keyNames.map((n) => `t.${n}::text`).join(', ')} from upserted t where ${isZero('t')}`,
+         select ${keyNames.map((n) => `t.${n}::text`).join(', ')}${watched ? `, ${spec.values.map(([n]) => `t.${n}`).join(', ')}, ${isZero('t')} as emptied` : ''}
+         from upserted t${watched ? '' : ` where ${isZero('t')}`}`,
         columns.map(([name]) => rows.map((r) => r[name])),
       );
+      if (watched) watchRows(spec, rows, returned, watch!);
+      const emptied = watched ? returned.filter((r) => r.emptied) : returned;
       if (emptied.length === 0) continue;
       const keyColumns: [string, string][] = [['project_id', 'uuid'], ...spec.keys];
       await client.query(

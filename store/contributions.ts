@@ -1,4 +1,4 @@
-import { type AdditiveTable, AdditiveDeltas, big, dbl, int } from './additive-deltas.js';
+import { type AdditiveTable, AdditiveDeltas, type RowWatch, big, dbl, int } from './additive-deltas.js';
 import type { GrownSession } from '../domain/contribution/growth.js';
 import type { FrictionSignal, SessionContribution } from '../domain/contribution/types.js';
 import { addFriction, noFriction } from '../domain/friction/index.js';
@@ -245,9 +245,9 @@ export class ContributionDeltas {
     }
   }
 
-  /** `only`: the tables to write now (all by default; see perUserTable, sharedTable). */
-  apply(client: PoolClient, only?: (spec: AdditiveTable) => boolean): Promise<void> {
-    return this.deltas.apply(client, only);
+  /** `only`: the tables to write now (all by default; see perUserTable, sharedTable); `watch`: see RowWatch. */
+  apply(client: PoolClient, only?: (spec: AdditiveTable) => boolean, watch?: RowWatch): Promise<void> {
+    return this.deltas.apply(client, only, watch);
   }
 
   private addRows(

@@ -16,9 +16,11 @@ export interface TouchedFeature {
  * started from K on, and the one before them, which may run past K (the sessions of a user do not
  * overlap). So a batch reads the sessions of its day, not the user's history. Each session's
  * feature list is expanded once (materialized), not once per touched feature of its user.
+ * Returns, per user (project, NUL, user), how many more features they have used (or fewer).
  */
-export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeature[]): Promise<void> {
-  if (pairs.length === 0) return;
+export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeature[]): Promise<Map<string, number>> {
+  const used = new Map<string, number>();
+  if (pairs.length === 0) return used;
   const { rows } = await client.query<{
     project_id: string;
     user_id: string;
@@ -26,6 +28,7 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
     seen: string | null;
     used: string | null;
     source: string | null;
+    was_used: boolean;
   }>(
     `with n as (
        select p.project_id, p.user_id, p.feature, p.k, fu.first_seen_at, fu.first_used_at, fu.first_use_source
@@ -52,7 +55,7 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
        from n join f on f.project_id = n.project_id and f.user_id = n.user_id and f.facts->>'feature' = n.feature
        group by 1, 2, 3
      )
-     select project_id, user_id, feature, seen::text, used::text, source from (
+     select project_id, user_id, feature, seen::text, used::text, source, first_used_at is not null as was_used from (
        select n.project_id, n.user_id, n.feature,
               case when n.first_seen_at < n.k then n.first_seen_at else a.seen end as seen,
               case when n.first_used_at < n.k then n.first_used_at else a.used end as used,
@@ -69,6 +72,11 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
       pairs.map((p) => p.from ?? '-infinity'),
     ],
   );
+  for (const r of rows) {
+    const moved = Number(r.used !== null) - Number(r.was_used);
+    const key = `${r.project_id}\u0000${r.user_id}`;
+    if (moved !== 0) used.set(key, (used.get(key) ?? 0) + moved);
+  }
   const seen = rows.filter((r) => r.seen !== null);
   const gone = rows.filter((r) => r.seen === null);
   if (seen.length > 0) {
@@ -94,4 +102,5 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
       [gone.map((r) => r.project_id), gone.map((r) => r.user_id), gone.map((r) => r.feature)],
     );
   }
+  return used;
 }

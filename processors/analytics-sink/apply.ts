@@ -9,7 +9,7 @@ import { type ChangedUser, answerTableShares, sharesUnmoved } from '../../store/
 import { ContributionDeltas } from '../../store/contributions.js';
 import { type TouchedFeature, refreshFeatureUsers } from '../../store/feature-users.js';
 import { type SessionWrites, writeSessions } from '../../store/sessions.js';
-import { refreshUserMetrics } from '../../store/user-metrics.js';
+import { UserMetricsMoves } from '../../store/user-metrics.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 import type { SessionChange } from './resessionize.js';
 import type { StoredEvent } from './stored-events.js';
@@ -33,6 +33,7 @@ export async function applyChanges(
   const features: TouchedFeature[] = [];
   const writes: SessionWrites = { removed: [], added: [] };
   const users: ChangedUser[] = [];
+  const metrics = new UserMetricsMoves(configs);
   for (const [i, { t, old, fresh }] of changes.entries()) {
     if (i % YIELD_EVERY_CHANGES === YIELD_EVERY_CHANGES - 1) await yieldToLoop();
     // The change moves only sessions from the first day of those it removes or adds: what depends
@@ -49,8 +50,12 @@ export async function applyChanges(
       for (const session of old) deltas.add(t.projectId, session.contribution, -1);
       for (const { c } of fresh) deltas.add(t.projectId, c, 1);
     }
-    for (const session of old) writes.removed.push({ projectId: t.projectId, c: session.contribution });
+    for (const session of old) {
+      writes.removed.push({ projectId: t.projectId, c: session.contribution });
+      metrics.session(t.projectId, session.contribution, -1);
+    }
     for (const { c, receivedAt } of fresh) {
+      metrics.session(t.projectId, c, 1);
       writes.added.push({ projectId: t.projectId, userId: t.userId, c });
       for (const p of c.pages) {
         const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
@@ -72,11 +77,12 @@ export async function applyChanges(
   // Per-user rows first, under the users' locks; the shared rows (daily sums, answer tables,
   // alerts) last, in the lock order: a concurrent batch waits for them only until this one commits.
   const answerTables = await answerTableShares(client, users, async () => {
-    // Sessions and per-user daily tables first: the refreshes below read them.
+    // Sessions and per-user daily tables first: feature_users is read from the sessions, and the
+    // metrics move by what the per-user tables and feature_users did.
     await writeSessions(client, writes);
-    await deltas.apply(client, perUserTable);
-    await refreshFeatureUsers(client, features);
-    await refreshUserMetrics(client, users, configs);
+    await deltas.apply(client, perUserTable, metrics.watch);
+    metrics.featuresUsed(await refreshFeatureUsers(client, features));
+    await metrics.write(client);
   });
   await recordFrictionEpisodes(client, writes.added, configs);
   await recordInterventions(

@@ -5,6 +5,8 @@ import type { SessionContribution } from '../../domain/contribution/types.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { lockUsers } from '../../store/locks.js';
 import { deleteSessions } from '../../store/sessions.js';
+import { projectAnalyticsConfigs } from '../../store/project-config.js';
+import { refreshUserMetrics } from '../../store/user-metrics.js';
 import type { SinkMessage } from '../runtime/postgres-sink.js';
 import { type StoredSpan, sessionsHolding } from '../runtime/replay-plan.js';
 import { applyEvents } from './runner.js';
@@ -26,8 +28,8 @@ export interface AnalyticsReset {
  * re-splits them (a session of old events only is rebuilt as such). Removing whole sessions leaves
  * the user's other sessions exactly as a split of the remaining events gives them, so the sink's
  * invariant (sessions = split of the stored events, daily tables = sum of sessions) holds after
- * every transaction. feature_users and user_metrics of these users are refreshed when their
- * removed events come back, as during any replay.
+ * every transaction. The users' user_metrics are summed again from what is left; their
+ * feature_users are refreshed when their removed events come back, as during any replay.
  */
 export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<AnalyticsReset> {
   const { rows: users } = await db.query<{ project_id: string; user_id: string }>(
@@ -136,6 +138,14 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
             properties: e.properties,
           },
         }));
+      // The users' metrics summed again from what is left: the sink moves them by deltas only, and
+      // the sessions taken out above went without theirs.
+      const users = chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id }));
+      await refreshUserMetrics(
+        client,
+        users,
+        await projectAnalyticsConfigs(client, [...new Set(users.map((u) => u.projectId))]),
+      );
       if (again.length > 0) await applyEvents(client, again);
       return { sessions: dropped.length, events: events.length - again.length };
     });

@@ -4,11 +4,13 @@ import { featureTotals, segmentFeatureTotals, segmentTotals } from '../../store/
 import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { eraseUser } from '../../store/user-data.js';
+import { refreshUserMetrics } from '../../store/user-metrics.js';
+import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import { analyticsSink, applyEvents } from '../../processors/analytics-sink/runner.js';
 import { PartitionSessions } from '../../processors/sessionize/core.js';
 import { chainRecord } from '../../processors/sessionize/record.js';
 import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
-import { call, closeServices, count, newProject, services, startTestApi } from './helpers.js';
+import { call, closeServices, count, newProject, services, startTestApi, partitionWrites } from './helpers.js';
 import { seededRandom } from '../../domain/random.js';
 
 const DAY = 86_400_000;
@@ -147,6 +149,7 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
       event: { ...e, received_at: at, offset },
     }));
   const sessionizer = new PartitionSessions(6 * 3_600_000);
+  const writes = partitionWrites();
   // Batches of 1 to 40 events: small ones grow a session a few events at a time, as live traffic does.
   for (let i = 0, size = 1; i < ordered.length; i += size, size = 1 + Math.floor(rnd() * 40)) {
     const slice = ordered.slice(i, i + size);
@@ -154,10 +157,10 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
     step.commit();
     const batch = step.chains.map((c, j) => ({ partition: 0, offset: i + j, key: null, value: chainRecord(c) }));
     const committed = await inTransaction(services().db, (client) =>
-      analyticsSink.write(countingShares(client), batch),
+      analyticsSink.write(countingShares(client), batch, writes(batch.length)),
     );
     // Sometimes the sink does not learn what it stored, as when another member applied the batch:
-    // its recent sessions of those users are then out of date.
+    // the next write finds another offset stored than its state was committed up to.
     if (rnd() >= 0.15) committed?.();
   }
 }
@@ -273,8 +276,38 @@ const FEATURE_USERS = `select s.user_id, f->>'feature' as feature,
   from sessions s cross join lateral json_array_elements(s.contribution->'features') f
   where s.project_id = $1 group by 1, 2`;
 
-/** Every answer table equals its recomputation, and so does feature_users, which they are read from. */
+const USER_METRICS = `select user_id, events, days_active, sessions, features_used, duration_ms, avg_session_seconds,
+         friction_index, first_seen_at, last_seen_at
+  from user_metrics where project_id = $1`;
+
+/** user_metrics as summed again from the users' per-user rows (then rolled back). */
+async function recomputedUserMetrics(projectId: string): Promise<string[]> {
+  const client = await services().db.connect();
+  try {
+    await client.query('begin');
+    const { rows: users } = await client.query<{ user_id: string }>(
+      'select user_id from user_metrics where project_id = $1 union select user_id from user_daily where project_id = $1',
+      [projectId],
+    );
+    await refreshUserMetrics(
+      client,
+      users.map((u) => ({ projectId, userId: u.user_id })),
+      await projectAnalyticsConfigs(client, [projectId]),
+    );
+    const { rows: found } = await client.query<Record<string, unknown>>(USER_METRICS, [projectId]);
+    return found.map((r) => JSON.stringify(r)).sort();
+  } finally {
+    await client.query('rollback');
+    client.release();
+  }
+}
+
+/**
+ * Every answer table equals its recomputation, and so do feature_users, which they are read from,
+ * and user_metrics, which the sink moves by deltas.
+ */
 async function assertConsistent(projectId: string): Promise<void> {
+  assert.deepEqual(await rows(USER_METRICS, projectId), await recomputedUserMetrics(projectId), 'user_metrics');
   const featureUsers = await rows(FEATURE_USERS, projectId);
   assert.ok(featureUsers.length > 0);
   assert.deepEqual(
