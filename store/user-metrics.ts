@@ -88,7 +88,7 @@ export class UserMetricsMoves {
     },
   };
 
-  /** Writes the moves: one upsert of every user's sums and extremes, one update of the indices that moved. */
+  /** Writes the moves: one upsert of every user's sums, extremes and index (when it moved). */
   async write(client: PoolClient): Promise<void> {
     const moves = [...this.users.values()].sort(
       (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
@@ -97,11 +97,12 @@ export class UserMetricsMoves {
     const time = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
     await client.query(
       `insert into user_metrics as m (project_id, user_id, events, days_active, sessions, features_used, duration_ms,
-                                      avg_session_seconds, first_seen_at, last_seen_at)
+                                      avg_session_seconds, first_seen_at, last_seen_at, friction_index)
        select u.project_id, u.user_id, u.events, u.days, u.sessions, u.features, u.duration,
-              case when u.sessions > 0 then u.duration / 1000.0 / u.sessions end, u.first_seen, u.last_seen
+              case when u.sessions > 0 then u.duration / 1000.0 / u.sessions end, u.first_seen, u.last_seen, u.friction
        from unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::timestamptz[],
-                   $9::timestamptz[]) as u(project_id, user_id, events, days, sessions, features, duration, first_seen, last_seen)
+                   $9::timestamptz[], $10::float8[])
+         as u(project_id, user_id, events, days, sessions, features, duration, first_seen, last_seen, friction)
        on conflict (project_id, user_id) do update set
          events = m.events + excluded.events, days_active = m.days_active + excluded.days_active,
          sessions = m.sessions + excluded.sessions, features_used = m.features_used + excluded.features_used,
@@ -109,7 +110,9 @@ export class UserMetricsMoves {
          avg_session_seconds = case when m.sessions + excluded.sessions > 0
                                     then (m.duration_ms + excluded.duration_ms) / 1000.0 / (m.sessions + excluded.sessions) end,
          first_seen_at = least(m.first_seen_at, excluded.first_seen_at),
-         last_seen_at = greatest(m.last_seen_at, excluded.last_seen_at)`,
+         last_seen_at = greatest(m.last_seen_at, excluded.last_seen_at),
+         -- null: the batch left the user's friction as it was (an index that fell to none is set below)
+         friction_index = coalesce(excluded.friction_index, m.friction_index)`,
       [
         moves.map((m) => m.projectId),
         moves.map((m) => m.userId),
@@ -120,15 +123,18 @@ export class UserMetricsMoves {
         moves.map((m) => m.durationMs),
         moves.map((m) => time(m.firstSeen)),
         moves.map((m) => time(m.lastSeen)),
+        moves.map((m) => m.frictionIndex ?? null),
       ],
     );
-    const indexed = moves.filter((m) => m.frictionIndex !== undefined);
-    if (indexed.length === 0) return;
+    // A user whose friction sums all fell to zero has no index any more (the sink's stored events
+    // only grow, so this is rare: none in a live run).
+    const none = moves.filter((m) => m.frictionIndex === null);
+    if (none.length === 0) return;
     await client.query(
-      `update user_metrics m set friction_index = u.friction_index
-       from unnest($1::uuid[], $2::text[], $3::float8[]) as u(project_id, user_id, friction_index)
+      `update user_metrics m set friction_index = null
+       from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)
        where m.project_id = u.project_id and m.user_id = u.user_id`,
-      [indexed.map((m) => m.projectId), indexed.map((m) => m.userId), indexed.map((m) => m.frictionIndex)],
+      [none.map((m) => m.projectId), none.map((m) => m.userId)],
     );
   }
 }
