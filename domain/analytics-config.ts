@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+
 /**
  * Every analytics threshold and weight, in one place (docs/metrics.md explains each).
  * Projects override any of them through projects.settings.analytics; see `analyticsConfig`.
@@ -84,4 +86,20 @@ export function analyticsConfig(overrides: AnalyticsOverrides = {}): AnalyticsCo
     return out;
   };
   return merge(DEFAULT_ANALYTICS, overrides) as AnalyticsConfig;
+}
+
+const versions = new WeakMap<AnalyticsConfig, string>();
+
+/**
+ * The name of an effective config (its JSON's digest: `analyticsConfig` gives the defaults' key
+ * order whatever the overrides'). A stored session names the one its contribution was computed
+ * with, so the contribution can be computed again from its events exactly (store/analytics-configs.ts).
+ */
+export function configVersion(config: AnalyticsConfig): string {
+  let version = versions.get(config);
+  if (version === undefined) {
+    version = crypto.createHash('sha256').update(JSON.stringify(config)).digest('hex').slice(0, 24);
+    versions.set(config, version);
+  }
+  return version;
 }

@@ -44,7 +44,7 @@ export async function refreshFeatureUsers(client: PoolClient, pairs: TouchedFeat
         and s.started_at >= coalesce((select max(b.started_at) from sessions b
                                       where b.project_id = u.project_id and b.user_id = u.user_id and b.started_at < u.k),
                                      '-infinity')
-       cross join lateral json_array_elements(s.contribution->'features') f
+       cross join lateral json_array_elements(coalesce(s.features, s.contribution->'features')) f
      ),
      a as (
        select n.project_id, n.user_id, n.feature,

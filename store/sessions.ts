@@ -1,11 +1,71 @@
+import { type AnalyticsConfig, configVersion } from '../domain/analytics-config.js';
+import { sessionContribution } from '../domain/contribution/session.js';
 import type { FrictionSignal, SessionContribution } from '../domain/contribution/types.js';
+import type { AnalyticsEvent } from '../domain/event.js';
+import { splitSessions } from '../domain/session.js';
 import type { PoolClient } from '../lib/db.js';
+import { configsByVersion } from './analytics-configs.js';
 
 export interface SessionWrites {
   /** the stored sessions a batch replaces or drops, with their contributions as stored */
   removed: { projectId: string; c: SessionContribution }[];
-  added: { projectId: string; userId: string; c: SessionContribution }[];
+  /** with the config their contribution was computed with (recordConfigs records it) */
+  added: { projectId: string; userId: string; c: SessionContribution; config: AnalyticsConfig }[];
 }
+
+/** A stored session as a writer that takes its contribution away reads it. */
+export interface StoredSessionRow {
+  project_id: string;
+  user_id: string;
+  session_id: string;
+  started: number;
+  ended: number;
+  /** Stored only on rows written before sessions named their config. */
+  contribution: SessionContribution | null;
+  config_version: string | null;
+}
+
+/** The columns of a StoredSessionRow, of `sessions` aliased `s`. */
+export const STORED_SESSION = `s.project_id, s.user_id, s.session_id, s.contribution, s.config_version,
+  (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended`;
+
+/**
+ * The stored sessions' contributions: as stored on older rows, else computed again from the
+ * session's events (`eventsOf`: the stored events within its span, none stored in this
+ * transaction) with the config it names (`current`: the projects' configs in force, read first).
+ */
+export async function storedContributions(
+  client: PoolClient,
+  sessions: StoredSessionRow[],
+  eventsOf: (s: StoredSessionRow) => AnalyticsEvent[],
+  current: Map<string, AnalyticsConfig> = new Map(),
+): Promise<SessionContribution[]> {
+  const configKey = (s: StoredSessionRow) => `${s.project_id}\u0000${s.config_version}`;
+  const wanted = new Map<string, { projectId: string; version: string }>();
+  for (const s of sessions) {
+    if (s.contribution !== null || s.config_version === null) continue;
+    const now = current.get(s.project_id);
+    if (!now || configVersion(now) !== s.config_version) {
+      wanted.set(configKey(s), { projectId: s.project_id, version: s.config_version });
+    }
+  }
+  const older = await configsByVersion(client, [...wanted.values()]);
+  return sessions.map((s) => {
+    if (s.contribution !== null) return s.contribution;
+    const config = older.get(configKey(s)) ?? current.get(s.project_id);
+    const [session, ...more] = splitSessions(eventsOf(s), config?.session.gapMs ?? 0, config?.session.maxMs ?? 0);
+    if (!config || !session || more.length > 0 || session.session_id !== s.session_id) {
+      throw new Error(
+        `session ${s.session_id}: its stored events or config (${s.config_version}) do not give it again`,
+      );
+    }
+    return sessionContribution(session, config);
+  });
+}
+
+/** Each session's events among a user's stored events (in time order, as `splitSessions` sorts them). */
+export const eventsWithin = (events: AnalyticsEvent[]) => (s: { started: number; ended: number }) =>
+  events.filter((e) => e.timestamp >= s.started && e.timestamp <= s.ended);
 
 /**
  * Replaces the changed sessions and writes what moved of their signals, a statement per table for
@@ -68,12 +128,12 @@ const sameSignal = (a: FrictionSignal, b: FrictionSignal) =>
 
 async function insertSessions(client: PoolClient, added: SessionWrites['added']): Promise<void> {
   await client.query(
-    `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, contribution)
+    `insert into sessions (project_id, session_id, user_id, day, started_at, ended_at, events, config_version, features)
      select u.project_id, u.session_id, u.user_id, u.day, to_timestamp(u.started / 1000.0), to_timestamp(u.ended / 1000.0),
-            u.events, u.contribution
+            u.events, u.config_version, u.features
      from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::text[]), unnest($4::date[]), unnest($5::bigint[]),
-                     unnest($6::bigint[]), unnest($7::int[]), json_array_elements($8::json))
-       as u(project_id, session_id, user_id, day, started, ended, events, contribution)`,
+                     unnest($6::bigint[]), unnest($7::int[]), unnest($8::text[]), json_array_elements($9::json))
+       as u(project_id, session_id, user_id, day, started, ended, events, config_version, features)`,
     [
       added.map((a) => a.projectId),
       added.map((a) => a.c.session_id),
@@ -82,8 +142,9 @@ async function insertSessions(client: PoolClient, added: SessionWrites['added'])
       added.map((a) => a.c.started_at),
       added.map((a) => a.c.ended_at),
       added.map((a) => a.c.events),
+      added.map((a) => configVersion(a.config)),
       // One JSON array, not a jsonb[]: node-postgres escapes each element of an array (lib/db.ts, jsonArrayParam).
-      JSON.stringify(added.map((a) => a.c)),
+      JSON.stringify(added.map((a) => a.c.features)),
     ],
   );
 }

@@ -2,7 +2,8 @@ import { ContributionDeltas } from './contributions.js';
 import type { PoolClient } from '../lib/db.js';
 import { keepingAnswerTables } from './answer-tables.js';
 import { lockErasure, lockProjectPass, lockUsers } from './locks.js';
-import type { SessionContribution } from '../domain/contribution/types.js';
+import type { AnalyticsEvent } from '../domain/event.js';
+import { STORED_SESSION, type StoredSessionRow, eventsWithin, storedContributions } from './sessions.js';
 import { eraseUserAttempts } from './workflow-attempts.js';
 import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
 import { eraseUserJobFacts } from './job-state.js';
@@ -65,12 +66,13 @@ export async function eraseUser(
   );
   // The user's share of the anonymous daily tables goes too, so they stay the sum over the
   // remaining sessions (and equal what a replay would build).
-  const { rows } = await client.query<{ contribution: SessionContribution }>(
-    'select contribution from sessions where project_id = $1 and user_id = $2',
+  const { rows: sessions } = await client.query<StoredSessionRow>(
+    `select ${STORED_SESSION} from sessions s where s.project_id = $1 and s.user_id = $2`,
     [projectId, userId],
   );
+  const events = sessions.some((s) => s.contribution === null) ? await userEvents(client, projectId, userId) : [];
   const deltas = new ContributionDeltas();
-  for (const row of rows) deltas.add(projectId, row.contribution, -1);
+  for (const c of await storedContributions(client, sessions, eventsWithin(events))) deltas.add(projectId, c, -1);
   // The workflows' kept attempts go with their share of the goals' sums (the loop below finds none left).
   await eraseUserAttempts(client, projectId, userId);
   // A running membership pass may be adding the user to a cohort: the members are deleted after it.
@@ -116,4 +118,15 @@ export async function eraseUser(
     [projectId],
   );
   return { rows: Number(counted[0]!.n), ref };
+}
+
+/** All of a user's stored events, as the analytics cores see them. */
+async function userEvents(client: PoolClient, projectId: string, userId: string): Promise<AnalyticsEvent[]> {
+  const { rows } = await client.query<AnalyticsEvent>(
+    `select message_id, user_id, event, (extract(epoch from occurred_at) * 1000)::bigint as timestamp,
+            (extract(epoch from received_at) * 1000)::bigint as received_at, kafka_offset as "offset", properties
+     from session_events where project_id = $1 and user_id = $2`,
+    [projectId, userId],
+  );
+  return rows;
 }

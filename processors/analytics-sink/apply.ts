@@ -9,6 +9,7 @@ import { type ChangedUser, answerTableShares, sharesUnmoved } from '../../store/
 import { ContributionDeltas } from '../../store/contributions.js';
 import { type TouchedFeature, refreshFeatureUsers } from '../../store/feature-users.js';
 import { type SessionWrites, writeSessions } from '../../store/sessions.js';
+import { recordConfigs } from '../../store/analytics-configs.js';
 import { UserMetricsMoves } from '../../store/user-metrics.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 import type { SessionChange } from './resessionize.js';
@@ -56,7 +57,7 @@ export async function applyChanges(
     }
     for (const { c, receivedAt } of fresh) {
       metrics.session(t.projectId, c, 1);
-      writes.added.push({ projectId: t.projectId, userId: t.userId, c });
+      writes.added.push({ projectId: t.projectId, userId: t.userId, c, config: configs.get(t.projectId)! });
       for (const p of c.pages) {
         const key = `${t.projectId}\u0000${p.page}\u0000${c.day}`;
         const latest = Math.max(pageDays.get(key)?.receivedAt ?? 0, receivedAt);
@@ -79,6 +80,7 @@ export async function applyChanges(
   const answerTables = await answerTableShares(client, users, async () => {
     // Sessions and per-user daily tables first: feature_users is read from the sessions, and the
     // metrics move by what the per-user tables and feature_users did.
+    await recordConfigs(client, new Map(writes.added.map((a) => [a.projectId, a.config])));
     await writeSessions(client, writes);
     await deltas.apply(client, perUserTable, metrics.watch);
     metrics.featuresUsed(await refreshFeatureUsers(client, features));

@@ -83,7 +83,8 @@ export async function chainChanges(
   }
   const fallback = touchedBy(rows).filter((t) => unheld.has(keyOf(t.projectId, t.userId)));
   const latest = await latestSessionStarts(client, fallback);
-  for (const change of await resessionize(client, fallback, configs)) {
+  const stored = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
+  for (const change of await resessionize(client, fallback, configs, stored)) {
     const { projectId, userId } = change.t;
     const key = keyOf(projectId, userId);
     plan.changes.push(change);

@@ -1,10 +1,16 @@
 import { ContributionDeltas } from '../../store/contributions.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { keepingAnswerTables } from '../../store/answer-tables.js';
-import type { SessionContribution } from '../../domain/contribution/types.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { lockUsers } from '../../store/locks.js';
-import { deleteSessions } from '../../store/sessions.js';
+import {
+  STORED_SESSION,
+  type StoredSessionRow,
+  deleteSessions,
+  eventsWithin,
+  storedContributions,
+} from '../../store/sessions.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import { refreshUserMetrics } from '../../store/user-metrics.js';
 import type { SinkMessage } from '../runtime/postgres-sink.js';
@@ -52,16 +58,8 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
          where e.received_at >= $3 group by 1, 2`,
         [...keys, from],
       );
-      const { rows: candidates } = await client.query<{
-        project_id: string;
-        user_id: string;
-        session_id: string;
-        started: number;
-        ended: number;
-        contribution: SessionContribution;
-      }>(
-        `select s.project_id, s.user_id, s.session_id, s.contribution,
-                (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended
+      const { rows: candidates } = await client.query<StoredSessionRow>(
+        `select ${STORED_SESSION}
          from sessions s
          join (select project_id, user_id, min(occurred_at) as lo, max(occurred_at) as hi from session_events
                where received_at >= $3 and (project_id, user_id) in (select * from unnest($1::uuid[], $2::text[]))
@@ -79,17 +77,6 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
       }
       const dropped = [...byUser].flatMap(([key, sessions]) => sessionsHolding(sessions, timesOf.get(key) ?? []));
 
-      const deltas = new ContributionDeltas();
-      for (const s of dropped) deltas.add(s.project_id, s.contribution, -1);
-      await deleteSessions(
-        client,
-        dropped.map((s) => ({ projectId: s.project_id, sessionId: s.session_id })),
-      );
-      await keepingAnswerTables(
-        client,
-        chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
-        () => deltas.apply(client),
-      );
       // The removed events, and the other events of the dropped sessions, which go back through the sink.
       const { rows: events } = await client.query<{
         project_id: string;
@@ -118,6 +105,37 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
           dropped.map((s) => s.started),
           dropped.map((s) => s.ended),
         ],
+      );
+      // The dropped sessions' contributions, computed again from their events (all deleted above),
+      // come out of the daily tables.
+      const eventsOfUser = new Map<string, AnalyticsEvent[]>();
+      for (const e of events) {
+        const key = `${e.project_id}\u0000${e.user_id}`;
+        const list = eventsOfUser.get(key) ?? [];
+        list.push({
+          message_id: e.message_id,
+          user_id: e.user_id,
+          event: e.event,
+          timestamp: Number(e.ts),
+          received_at: Number(e.rx),
+          offset: Number(e.kafka_offset),
+          properties: JSON.parse(e.properties) as Record<string, unknown>,
+        });
+        eventsOfUser.set(key, list);
+      }
+      const contributions = await storedContributions(client, dropped, (d) =>
+        eventsWithin(eventsOfUser.get(`${d.project_id}\u0000${d.user_id}`) ?? [])(d),
+      );
+      const deltas = new ContributionDeltas();
+      dropped.forEach((d, i) => deltas.add(d.project_id, contributions[i]!, -1));
+      await deleteSessions(
+        client,
+        dropped.map((d) => ({ projectId: d.project_id, sessionId: d.session_id })),
+      );
+      await keepingAnswerTables(
+        client,
+        chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
+        () => deltas.apply(client),
       );
       // Kept events in offset order, as the sink would have read them; their partition is not stored
       // (session_events keeps the offset only) and the analytics sink does not use it.

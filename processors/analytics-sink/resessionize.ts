@@ -4,6 +4,7 @@ import type { SessionContribution } from '../../domain/contribution/types.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { type Session, splitSessions } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
+import { STORED_SESSION, type StoredSessionRow, eventsWithin, storedContributions } from '../../store/sessions.js';
 import type { Touched } from './stored-events.js';
 
 export interface SessionChange {
@@ -36,18 +37,20 @@ interface Window {
   gap: number;
   lo: number;
   hi: number;
-  old: (StoredSession & { started: number; ended: number })[];
+  old: StoredSessionRow[];
 }
 
 /**
  * Re-splits the touched users' sessions around their new events: each user's stored sessions
- * (`old`) and the sessions their stored events now form (`fresh`). Reads all users of the batch
- * with one statement per step, not per user.
+ * (`old`, their contributions computed again from the events stored before: `storedNow` names the
+ * events of this transaction, `project NUL message id`) and the sessions their stored events now
+ * form (`fresh`). Reads all users of the batch with one statement per step, not per user.
  */
 export async function resessionize(
   client: PoolClient,
   users: Touched[],
   configs: Map<string, AnalyticsConfig>,
+  storedNow: ReadonlySet<string>,
 ): Promise<SessionChange[]> {
   const windows: Window[] = users.map((t) => {
     const gap = configs.get(t.projectId)!.session.gapMs;
@@ -58,9 +61,8 @@ export async function resessionize(
   // moves the cut must re-split the whole chain.
   let pending = windows;
   while (pending.length > 0) {
-    const { rows } = await client.query<StoredSession & { i: number; started: number; ended: number }>(
-      `select u.i, s.session_id, s.contribution,
-              (extract(epoch from s.started_at) * 1000)::bigint as started, (extract(epoch from s.ended_at) * 1000)::bigint as ended
+    const { rows } = await client.query<StoredSessionRow & { i: number }>(
+      `select u.i, ${STORED_SESSION}
        from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
        join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
          and s.ended_at > to_timestamp(u.lo / 1000.0) and s.started_at < to_timestamp(u.hi / 1000.0)`,
@@ -114,9 +116,24 @@ export async function resessionize(
       properties: e.properties,
     });
   }
+  // The events each old session held: its window's, but for those stored in this transaction.
+  const storedBefore = new Map<StoredSessionRow, AnalyticsEvent[]>();
+  windows.forEach((w, i) => {
+    const stored = events[i]!.filter((e) => !storedNow.has(`${w.t.projectId}\u0000${e.message_id}`));
+    for (const session of w.old) storedBefore.set(session, stored);
+  });
+  const sessions = [...storedBefore.keys()];
+  const contributions = await storedContributions(
+    client,
+    sessions,
+    (s) => eventsWithin(storedBefore.get(s)!)(s),
+    configs,
+  );
+  const oldOf = new Map(sessions.map((s, i) => [s, contributions[i]!]));
   return windows.map((w, i) => {
     const config = configs.get(w.t.projectId)!;
     const fresh = splitSessions(events[i]!, w.gap, config.session.maxMs).map((s) => freshSession(s, config));
-    return { t: w.t, old: w.old, fresh };
+    const old = w.old.map((s) => ({ session_id: s.session_id, contribution: oldOf.get(s)! }));
+    return { t: w.t, old, fresh };
   });
 }

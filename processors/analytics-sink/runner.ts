@@ -9,7 +9,7 @@ import { KeyedChains } from './keyed-chains.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import type { SessionContribution } from '../../domain/contribution/types.js';
 import { resessionize } from './resessionize.js';
-import { configsOf, eventsOf, storeEvents, touchedBy } from './stored-events.js';
+import { configsOf, eventsOf, keyOf, storeEvents, touchedBy } from './stored-events.js';
 
 /**
  * The keyed state of the sink's copies in this process (per partition and user, their last chain
@@ -111,5 +111,6 @@ export async function applyEvents(client: PoolClient, messages: SinkMessage<Trac
   if (records.length === 0) return;
   const rows = await storeEvents(client, records);
   const configs = await configsOf(client, records);
-  await applyChanges(client, rows, await resessionize(client, touchedBy(rows), configs), configs);
+  const stored = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
+  await applyChanges(client, rows, await resessionize(client, touchedBy(rows), configs, stored), configs);
 }

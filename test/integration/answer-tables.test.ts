@@ -273,7 +273,7 @@ const FEATURE_USERS = `select s.user_id, f->>'feature' as feature,
          to_timestamp(min((f->>'first_used_at')::bigint) / 1000.0) as first_used_at,
          (array_agg(f->>'first_use_source' order by (f->>'first_used_at')::bigint nulls last, s.session_id))[1]
            as first_use_source
-  from sessions s cross join lateral json_array_elements(s.contribution->'features') f
+  from sessions s cross join lateral json_array_elements(coalesce(s.features, s.contribution->'features')) f
   where s.project_id = $1 group by 1, 2`;
 
 const USER_METRICS = `select user_id, events, days_active, sessions, features_used, duration_ms, avg_session_seconds,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import type { SessionContribution } from '../../domain/contribution/types.js';
 import type { Session } from '../../domain/session.js';
 import { type SessionWrites, movedSignals } from '../../store/sessions.js';
@@ -47,7 +48,7 @@ describe('the signals a batch writes (store/sessions.ts, movedSignals)', () => {
         const fresh = prefix(session, n + 1);
         const writes: SessionWrites = {
           removed: [{ projectId: PROJECT, c: old }],
-          added: [{ projectId: PROJECT, userId: session.events[0]!.user_id, c: fresh }],
+          added: [{ projectId: PROJECT, userId: session.events[0]!.user_id, c: fresh, config: DEFAULT_ANALYTICS }],
         };
         assert.deepEqual(sorted(afterWrites(writes)), sorted(rowsOf(writes.added)), `${session.session_id}, ${n + 1}`);
         const { gone, fresh: written } = movedSignals(writes);
@@ -71,7 +72,14 @@ describe('the signals a batch writes (store/sessions.ts, movedSignals)', () => {
       const first = list[0]!;
       const writes: SessionWrites = {
         removed: whole.map((c) => ({ projectId: PROJECT, c })),
-        added: [{ projectId: PROJECT, userId, c: prefix(first, Math.ceil(first.events.length / 2)) }],
+        added: [
+          {
+            projectId: PROJECT,
+            userId,
+            c: prefix(first, Math.ceil(first.events.length / 2)),
+            config: DEFAULT_ANALYTICS,
+          },
+        ],
       };
       assert.deepEqual(sorted(afterWrites(writes)), sorted(rowsOf(writes.added)), userId);
       checked++;
@@ -85,7 +93,7 @@ describe('the signals a batch writes (store/sessions.ts, movedSignals)', () => {
     const changed = { ...c, signals: c.signals.map((s, i) => (i === 0 ? { ...s, count: s.count + 1 } : s)) };
     const { gone, fresh } = movedSignals({
       removed: [{ projectId: PROJECT, c: stored(c) }],
-      added: [{ projectId: PROJECT, userId: c.user_id, c: changed }],
+      added: [{ projectId: PROJECT, userId: c.user_id, c: changed, config: DEFAULT_ANALYTICS }],
     });
     assert.deepEqual(
       gone.map((g) => g.id),
