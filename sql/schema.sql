@@ -768,6 +768,7 @@ create table sessions (
 CREATE INDEX sessions_user_time ON public.sessions USING btree (project_id, user_id, started_at);
 CREATE TRIGGER sessions_deleted_workflows AFTER DELETE ON public.sessions REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_sessions_changed();
 CREATE TRIGGER sessions_inserted_workflows AFTER INSERT ON public.sessions REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_sessions_changed();
+CREATE TRIGGER sessions_updated_workflows AFTER UPDATE ON public.sessions REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION pi_on_sessions_changed();
 
 create table tenure_sessions (
   project_id uuid not null,

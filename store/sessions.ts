@@ -69,22 +69,36 @@ export const eventsWithin = (events: AnalyticsEvent[]) => (s: { started: number;
 
 /**
  * Replaces the changed sessions and writes what moved of their signals, a statement per table for
- * the whole batch. A grown session keeps most of its signals as they were: those are left alone
- * where they used to be deleted and written again (docs/performance.md, fifteenth session).
+ * the whole batch. A session that grew (its id, so its first event, start and day, stay) is updated
+ * in place (HOT: no indexed column moves), the others deleted and inserted; a grown session keeps
+ * most of its signals as they were, and those are left alone.
  */
 export async function writeSessions(client: PoolClient, writes: SessionWrites): Promise<void> {
   const { gone, fresh } = movedSignals(writes);
   await deleteRows(client, 'friction_signals', 'signal_id', gone);
+  const key = (projectId: string, c: SessionContribution) => `${projectId}\u0000${c.session_id}`;
+  const removed = new Set(writes.removed.map((r) => key(r.projectId, r.c)));
+  const grown = new Set(
+    writes.added.filter((a) => removed.has(key(a.projectId, a.c))).map((a) => key(a.projectId, a.c)),
+  );
   await deleteRows(
     client,
     'sessions',
     'session_id',
-    writes.removed.map((r) => ({ projectId: r.projectId, id: r.c.session_id })),
+    writes.removed
+      .filter((r) => !grown.has(key(r.projectId, r.c)))
+      .map((r) => ({ projectId: r.projectId, id: r.c.session_id })),
   );
-  const added = writes.added;
-  if (added.length > 0) await insertSessions(client, added);
+  const [updated, inserted] = partition(writes.added, (a) => grown.has(key(a.projectId, a.c)));
+  if (updated.length > 0) await updateSessions(client, updated);
+  if (inserted.length > 0) await insertSessions(client, inserted);
   if (fresh.length > 0) await insertSignals(client, fresh);
 }
+
+const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
+  items.filter(test),
+  items.filter((item) => !test(item)),
+];
 
 type SignalRow = FrictionSignal & { project_id: string; session_id: string; user_id: string };
 
@@ -145,6 +159,25 @@ async function insertSessions(client: PoolClient, added: SessionWrites['added'])
       added.map((a) => configVersion(a.config)),
       // One JSON array, not a jsonb[]: node-postgres escapes each element of an array (lib/db.ts, jsonArrayParam).
       JSON.stringify(added.map((a) => a.c.features)),
+    ],
+  );
+}
+
+async function updateSessions(client: PoolClient, grown: SessionWrites['added']): Promise<void> {
+  await client.query(
+    `update sessions s set ended_at = to_timestamp(u.ended / 1000.0), events = u.events, config_version = u.config_version,
+                           features = u.features, contribution = null
+     from rows from (unnest($1::uuid[]), unnest($2::text[]), unnest($3::bigint[]), unnest($4::int[]), unnest($5::text[]),
+                     json_array_elements($6::json))
+       as u(project_id, session_id, ended, events, config_version, features)
+     where s.project_id = u.project_id and s.session_id = u.session_id`,
+    [
+      grown.map((a) => a.projectId),
+      grown.map((a) => a.c.session_id),
+      grown.map((a) => a.c.ended_at),
+      grown.map((a) => a.c.events),
+      grown.map((a) => configVersion(a.config)),
+      JSON.stringify(grown.map((a) => a.c.features)),
     ],
   );
 }

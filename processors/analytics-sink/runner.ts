@@ -12,11 +12,12 @@ import { resessionize } from './resessionize.js';
 import { configsOf, eventsOf, keyOf, storeEvents, touchedBy } from './stored-events.js';
 
 /**
- * The keyed state of the sink's copies in this process (per partition and user, their last chain
- * with its sessions' contributions): at most this many events. A busy product's ~10,000 users
- * with open chains of ~20 events fit.
+ * The keyed state of the sink in this process (per partition and user, their last chain with its
+ * sessions' contributions): at most this many events. The bench's 10,000 users sending at once,
+ * each a session of ~36 events, fit (~1.5 GB of the process at the bound); beyond it the users
+ * stored least recently are let go, and read again when they come back.
  */
-const held = new KeyedChains<AnalyticsEvent, SessionContribution>(200_000);
+const held = new KeyedChains<AnalyticsEvent, SessionContribution>(600_000);
 
 /**
  * pi.sessions.v1 → sessions, friction signals and the daily tables. The sessionize processor
