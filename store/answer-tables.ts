@@ -231,9 +231,17 @@ const frictionElements = (c: SessionContribution) =>
 
 /**
  * Each answer table, the statement giving a set of users' share of it, what that share reads of a
- * session, and whether it reads segments ($4).
+ * session, whether it reads segments ($4), and whether it reads feature_users alone (which
+ * `replay --from` leaves in place for a user whose sessions it took out, until their events come
+ * back): every other share of a user without stored sessions is nothing.
  */
-const SHARES: { spec: AdditiveTable; sql: string; reads: (c: SessionContribution) => string; segments?: true }[] = [
+const SHARES: {
+  spec: AdditiveTable;
+  sql: string;
+  reads: (c: SessionContribution) => string;
+  segments?: true;
+  featureUsers?: true;
+}[] = [
   { spec: REACH, sql: REACH_SQL, reads: firstsOfFeatures },
   { ...frictionReach('friction_page_reach', 'friction_page_users', ['page']), reads: frictionPages },
   {
@@ -242,7 +250,7 @@ const SHARES: { spec: AdditiveTable; sql: string; reads: (c: SessionContribution
   },
   { spec: USER_REACH, sql: USER_REACH_SQL, reads: nothing },
   { spec: TENURE, sql: TENURE_SQL, reads: featureNames },
-  { spec: DISCOVERY, sql: DISCOVERY_SQL, reads: firstsOfFeatures },
+  { spec: DISCOVERY, sql: DISCOVERY_SQL, reads: firstsOfFeatures, featureUsers: true },
   { spec: SEGMENT_DAILY, sql: SEGMENT_DAILY_SQL, reads: nothing, segments: true },
   { spec: SEGMENT_FEATURE_DAILY, sql: SEGMENT_FEATURE_DAILY_SQL, reads: featureFacts, segments: true },
   { spec: SEGMENT_REACH, sql: SEGMENT_REACH_SQL, reads: firstsOfFeatures, segments: true },
@@ -277,8 +285,10 @@ type User = { projectId: string; userId: string };
  * discovery), can move only with a session starting on `from` or later; the user's sessions do not
  * overlap, so every session after it, and every day the values are read on, is from `from` on too.
  * `unmoved`: the answer tables the change cannot move (sharesUnmoved), whose share is not read.
+ * `unseen`: the user had no stored session before the change, so no per-user daily row: their share
+ * before it is nothing, and is not read (but for feature_discovery, see SHARES).
  */
-export type ChangedUser = User & { from?: string; unmoved?: ReadonlySet<string> };
+export type ChangedUser = User & { from?: string; unmoved?: ReadonlySet<string>; unseen?: boolean };
 
 /** Which answer tables a writer moves: all, or only the segment tables (a change of user properties). */
 export type AnswerTables = 'all' | 'segments';
@@ -294,9 +304,10 @@ async function addShares(
   // Without segment properties the users have no segments: their statements would read the
   // users' rows to find none.
   const anySegments = Object.values(segmentKeys).some((keys) => keys.length > 0);
-  for (const { spec, sql, segments } of SHARES) {
+  for (const { spec, sql, segments, featureUsers } of SHARES) {
     if ((tables === 'segments' && !segments) || (segments && !anySegments)) continue;
-    const moved = users.filter((u) => !u.unmoved?.has(spec.table));
+    const nothingBefore = (u: ChangedUser) => sign === -1 && u.unseen === true && !featureUsers;
+    const moved = users.filter((u) => !u.unmoved?.has(spec.table) && !nothingBefore(u));
     if (moved.length === 0) continue;
     const params = [moved.map((u) => u.projectId), moved.map((u) => u.userId), moved.map((u) => u.from ?? '-infinity')];
     const { rows } = await client.query<Record<string, unknown> & { project_id: string }>(

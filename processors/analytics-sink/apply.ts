@@ -35,7 +35,7 @@ export async function applyChanges(
   const writes: SessionWrites = { removed: [], added: [] };
   const users: ChangedUser[] = [];
   const metrics = new UserMetricsMoves(configs);
-  for (const [i, { t, old, fresh }] of changes.entries()) {
+  for (const [i, { t, old, fresh, newUser }] of changes.entries()) {
     if (i % YIELD_EVERY_CHANGES === YIELD_EVERY_CHANGES - 1) await yieldToLoop();
     // The change moves only sessions from the first day of those it removes or adds: what depends
     // on a user's sessions is read from that day (store/answer-tables.ts, store/feature-users.ts).
@@ -45,7 +45,7 @@ export async function applyChanges(
       old.map((s) => s.contribution),
       fresh.map((f) => f.c),
     );
-    users.push({ ...user, unmoved: sharesUnmoved(grown) });
+    users.push({ ...user, unmoved: sharesUnmoved(grown), ...(newUser ? { unseen: true } : {}) });
     if (grown) for (const pair of grown) deltas.addGrowth(t.projectId, pair);
     else {
       for (const session of old) deltas.add(t.projectId, session.contribution, -1);

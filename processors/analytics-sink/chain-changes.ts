@@ -87,9 +87,9 @@ export async function chainChanges(
   for (const change of await resessionize(client, fallback, configs, stored)) {
     const { projectId, userId } = change.t;
     const key = keyOf(projectId, userId);
-    plan.changes.push(change);
-    // What was split is the user's last chain only when no stored session starts after it.
     const after = latest.get(key);
+    plan.changes.push(after === undefined && change.old.length === 0 ? { ...change, newUser: true } : change);
+    // What was split is the user's last chain only when no stored session starts after it.
     const ends = Math.max(...change.fresh.map((f) => f.session.ended_at));
     if (after !== undefined && after > ends) {
       plan.remember.set(key, null);

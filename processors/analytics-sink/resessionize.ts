@@ -11,6 +11,8 @@ export interface SessionChange {
   t: Touched;
   old: StoredSession[];
   fresh: FreshSession[];
+  /** The user had no stored session before: nothing of theirs was in any table. */
+  newUser?: true;
 }
 
 /** A session as its stored events now form it, and when its latest event was received. */
