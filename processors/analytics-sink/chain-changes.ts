@@ -1,18 +1,19 @@
-import type { AnalyticsConfig } from '../../domain/analytics-config.js';
+import { type AnalyticsConfig, configVersion } from '../../domain/analytics-config.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { chainsOf } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
 import { yieldToLoop } from '../../lib/loop-watch.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
-import { type HeldSession, advanceChain } from './core.js';
+import { advanceChain } from './core.js';
+import type { Held } from './keyed-chains.js';
 import { type FreshSession, type SessionChange, freshSession, resessionize } from './resessionize.js';
 import { type StoredEvent, erasedUsers, keyOf, touchedBy } from './stored-events.js';
 
 /** Users' chains advanced between two turns of the event loop (`yieldToLoop`). */
 const YIELD_EVERY_USERS = 250;
 
-/** A session the analytics step holds: its events and its contribution as stored. */
-export type HeldChain = HeldSession<AnalyticsEvent, FreshSession['c']>[];
+/** What the analytics step holds of a user: their last chain's sessions, events and contributions as stored. */
+export type HeldChain = Held<AnalyticsEvent, FreshSession['c']>;
 
 /** What a batch changes, and what the step holds of each changed user once it commits. */
 export interface ChainPlan {
@@ -58,13 +59,16 @@ export async function chainChanges(
   for (const [i, u] of users.entries()) {
     if (i % YIELD_EVERY_USERS === YIELD_EVERY_USERS - 1) await yieldToLoop();
     const config = configs.get(u.projectId)!;
+    const version = configVersion(config);
     const chain = erased.has(u.key) ? undefined : held(u.key);
-    const advance = chain && advanceChain(chain, u.events, config.session, (s) => freshSession(s, config).c);
+    const advance =
+      chain?.config === version &&
+      advanceChain(chain.sessions, u.events, config.session, (s) => freshSession(s, config).c);
     if (!advance) {
       unheld.add(u.key);
       continue;
     }
-    plan.remember.set(u.key, advance.last);
+    plan.remember.set(u.key, { sessions: advance.last, config: version });
     if (advance.added.length === 0 && advance.removed.length === 0) continue;
     plan.changes.push({
       t: {
@@ -100,10 +104,10 @@ export async function chainChanges(
       configs.get(projectId)!.session.gapMs,
     ).at(-1)!;
     const contributions = new Map(change.fresh.map((f) => [f.session.session_id, f.c]));
-    plan.remember.set(
-      key,
-      last.map((session) => ({ session, c: contributions.get(session.session_id)! })),
-    );
+    plan.remember.set(key, {
+      sessions: last.map((session) => ({ session, c: contributions.get(session.session_id)! })),
+      config: configVersion(configs.get(projectId)!),
+    });
   }
   return plan;
 }

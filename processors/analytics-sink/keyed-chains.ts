@@ -2,6 +2,16 @@ import type { TimedEvent } from '../../domain/event.js';
 import type { HeldSession } from './core.js';
 
 /**
+ * A user's held chain and the version of the config it was split with: a chain split under other
+ * session rules may not be complete under the new ones (a longer gap joins it to the chain before),
+ * so after a change of the project's settings the user is read again once.
+ */
+export interface Held<E extends TimedEvent, C> {
+  sessions: HeldSession<E, C>[];
+  config: string;
+}
+
+/**
  * The analytics step's keyed state: per partition of its input and per user, the user's last
  * chain as stored, each session with its contribution (`advanceChain`). A batch of a user it
  * holds reads nothing back; one of a user it does not hold reads their stored sessions (and the
@@ -16,7 +26,7 @@ import type { HeldSession } from './core.js';
  */
 export class KeyedChains<E extends TimedEvent, C> {
   /** In order of storing, least recent first; key: partition, NUL, project, NUL, user. */
-  private readonly users = new Map<string, HeldSession<E, C>[]>();
+  private readonly users = new Map<string, Held<E, C>>();
   private readonly appliedTo = new Map<number, number>();
   private held = 0;
 
@@ -40,7 +50,7 @@ export class KeyedChains<E extends TimedEvent, C> {
     this.held = 0;
   }
 
-  get(partition: number, user: string): HeldSession<E, C>[] | undefined {
+  get(partition: number, user: string): Held<E, C> | undefined {
     return this.users.get(`${partition}\u0000${user}`);
   }
 
@@ -48,7 +58,7 @@ export class KeyedChains<E extends TimedEvent, C> {
    * What a committed transaction of the partition stored, up to offset `to`: each user's last
    * chain, or null for a user whose stored sessions it cannot vouch for.
    */
-  commit(partition: number, to: number, chains: Map<string, HeldSession<E, C>[] | null>): void {
+  commit(partition: number, to: number, chains: Map<string, Held<E, C> | null>): void {
     this.appliedTo.set(partition, to);
     for (const [user, chain] of chains) {
       const key = `${partition}\u0000${user}`;
@@ -57,7 +67,7 @@ export class KeyedChains<E extends TimedEvent, C> {
         this.users.delete(key);
         this.held -= eventsIn(was);
       }
-      if (chain === null || chain.length === 0) continue;
+      if (chain === null || chain.sessions.length === 0) continue;
       this.users.set(key, chain);
       this.held += eventsIn(chain);
     }
@@ -78,5 +88,5 @@ export class KeyedChains<E extends TimedEvent, C> {
   }
 }
 
-const eventsIn = <E extends TimedEvent, C>(chain: HeldSession<E, C>[]) =>
-  chain.reduce((n, h) => n + h.session.events.length, 0);
+const eventsIn = <E extends TimedEvent, C>(chain: Held<E, C>) =>
+  chain.sessions.reduce((n, h) => n + h.session.events.length, 0);

@@ -110,3 +110,68 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
     assert.deepEqual(await sessionsOf('u3'), [[2, t]]);
   });
 });
+
+/**
+ * The sink holds a user's last chain as split under the project's session rules; once the rules
+ * change, the chain may not be complete under the new ones (a longer gap joins it to the one
+ * before), so the user's stored sessions are read and split again.
+ */
+describe('the analytics sink after a change of the session rules', () => {
+  after(() => closeServices());
+
+  it('splits again with the new gap what the held chain would have left apart', async () => {
+    const { projectId } = await newProject();
+    const t = Date.UTC(2026, 10, 20, 12);
+    const minute = 60_000;
+    const sessionizer = new PartitionSessions(6 * 3_600_000);
+    const writes = partitionWrites();
+    const send = async (id: string, at: number, offset: number) => {
+      const step = sessionizer.add(
+        [
+          {
+            projectId,
+            event: {
+              message_id: id,
+              user_id: 'u',
+              event: 'click',
+              timestamp: at,
+              received_at: at,
+              offset,
+              properties: '{}',
+            },
+          },
+        ],
+        () => DEFAULT_ANALYTICS.session,
+      );
+      step.commit();
+      const committed = await inTransaction(services().db, (client) =>
+        analyticsSink.write(
+          client,
+          step.chains.map((c, i) => ({ partition: 0, offset: offset + i, key: null, value: chainRecord(c) })),
+          writes(step.chains.length),
+        ),
+      );
+      committed?.();
+    };
+    const sessions = async () =>
+      (
+        await services().db.query<{ events: number }>(
+          'select events from sessions where project_id = $1 and user_id = $2 order by started_at',
+          [projectId, 'u'],
+        )
+      ).rows.map((r) => r.events);
+
+    await send('a', t, 0);
+    await send('b', t + 1000, 1);
+    await send('c', t + 40 * minute, 2); // 40 min after b: a session (and chain) of its own at the default 30 min
+    assert.deepEqual(await sessions(), [2, 1]);
+    await services().db.query(
+      `update projects set settings = jsonb_set(settings, '{analytics}', '{"session": {"gapMs": 3600000}}')
+       where project_id = $1`,
+      [projectId],
+    );
+    await send('d', t + 41 * minute, 3);
+    // A split of a, b, c, d with a 60 min gap: one session.
+    assert.deepEqual(await sessions(), [4]);
+  });
+});

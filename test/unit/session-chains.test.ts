@@ -341,7 +341,7 @@ describe('the keyed chains give the sessions of all stored events', () => {
               storedEvents.set(e.message_id, e);
               now.push(e);
             }
-            const chain = state.get(0, 'u');
+            const chain = state.get(0, 'u')?.sessions;
             const advance = chain && now.length > 0 ? advanceChain(chain, now, RULES, describeIds) : undefined;
             let last: ReturnType<typeof held> | null = null;
             if (advance) {
@@ -357,7 +357,8 @@ describe('the keyed chains give the sessions of all stored events', () => {
               last = held([...storedEvents.values()]);
             } else if (chain) last = chain;
             const remembered = memory[k % memory.length]!;
-            if (remembered === 'kept') state.commit(0, offset, new Map([['u', last]]));
+            if (remembered === 'kept')
+              state.commit(0, offset, new Map([['u', last && { sessions: last, config: 'c' }]]));
             else if (remembered === 'forgotten') state.commit(0, offset, new Map([['u', null]]));
           }
           const sort = (sessions: Session<HeldEvent>[]) => [...sessions].sort((a, b) => a.started_at - b.started_at);
@@ -372,7 +373,10 @@ describe('the keyed chains give the sessions of all stored events', () => {
 });
 
 describe('KeyedChains', () => {
-  const chain = (n: number) => held(Array.from({ length: n }, (_, i) => ev(`k${arrival}-${i}`, i)));
+  const chain = (n: number) => ({
+    sessions: held(Array.from({ length: n }, (_, i) => ev(`k${arrival}-${i}`, i))),
+    config: 'c',
+  });
 
   it('drops a partition it did not commit up to the offset stored, and only that partition', () => {
     const state = new KeyedChains<HeldEvent, string>(100);
