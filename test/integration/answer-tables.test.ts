@@ -136,8 +136,8 @@ function countingShares(client: PoolClient): PoolClient {
 /**
  * Feeds the events as the sessionize processor would pass them on: mostly in time order, every
  * tenth one late (among the next day's), through a sessionizer that forgets users idle for six
- * hours, so the sink both trusts chains and re-splits the ones that do not continue its sessions,
- * with recent sessions that are sometimes out of date.
+ * hours, so the sink both advances the chains it holds and re-splits users it does not hold (or
+ * whose new events reach before their held chain), its state sometimes dropped by the fence.
  */
 async function feedChains(events: TrackedEventRecord[], seed: number): Promise<void> {
   const rnd = seededRandom(seed);
