@@ -20,7 +20,7 @@ const MAX_PROJECTS = 100;
  * workflows in the transaction that sets its computed_at, and a read after that of the goals
  * sees at least as new workflows, so what is kept is never older than what it is kept for.
  * Reading and naming a goal's 805 workflows was half of each GET /analytics/friction/trends at
- * 10M events (docs/performance.md, twenty-second session).
+ * 10M events (docs/performance.md).
  */
 export class KeptWorkflows {
   private readonly kept = new Map<string, { version: string; workflows: KeptWorkflow[] }>();

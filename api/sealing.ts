@@ -26,11 +26,11 @@ interface KeysToMake {
  * process (`keptPseudonymSecrets`, `userKeysOf`).
  *
  * Making keys is a committed insert; with one per request that named a new user it was the
- * largest statement time of Postgres under paced load (docs/performance.md, fifth session). So
+ * largest statement time of Postgres under paced load (docs/performance.md). So
  * requests outside a transaction that name new users while such an insert runs share the next one.
  * That statement also reads the keys of the request's other users not kept and the erasure epoch,
  * so a request naming new users waits for one statement, not for a read of the epoch, a read of
- * the keys and then the insert (each a wait on a busy Postgres: seventh session).
+ * the keys and then the insert (each a wait on a busy Postgres).
  */
 export class UserSealing {
   private readonly toMake = new Map<string, KeysToMake>();

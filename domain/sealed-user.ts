@@ -25,7 +25,7 @@ export function userRef(projectSecret: Buffer, userId: string): string {
 /**
  * Pseudonyms made before, per secret (the buffer callers keep: `keptPseudonymSecrets`). The API
  * names each user of a request again, and an HMAC context per user was ~5 % of its CPU at a burst
- * (docs/performance.md, twentieth session). Emptied when full: a product's active users fit.
+ * (docs/performance.md). Emptied when full: a product's active users fit.
  */
 const refsBySecret = new WeakMap<Buffer, Map<string, string>>();
 const KEPT_REFS_PER_SECRET = 100_000;

@@ -26,6 +26,6 @@ export function watchEventLoop(log: HoldLog, thresholdMs = 2000, everyMs = 250):
  * results. An `await` of something already resolved goes on in the microtask queue without them,
  * so the synchronous stages of a large batch, and of the batches of other partitions, ran back to
  * back: holds of 2–5 s on a starved machine, and a consumer evicted from its group
- * (docs/performance.md, twentieth session). Called between such stages.
+ * (docs/performance.md). Called between such stages.
  */
 export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -8,7 +8,7 @@ import { type Services, connectServices, prepare } from './services.js';
 /**
  * Node options of every role's process (package.json's role scripts, npm start's supervisor): a
  * young generation of 64 MB semi-spaces, where V8's default of 16 MB spent 16–22 % of the API's
- * and the processors' time collecting garbage (docs/performance.md, sixth session).
+ * and the processors' time collecting garbage (docs/performance.md).
  */
 export const ROLE_NODE_OPTIONS = ['--max-semi-space-size=64'];
 

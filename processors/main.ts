@@ -23,7 +23,7 @@ export const isSink = (name: string): name is ProcessorName => name in PROCESSOR
  * What a process may run: the sinks by name (`analytics` with the sessionize step before it), or
  * the sessionize step and the analytics sink apart (`sessionize`, `analytics-sink`), as `npm start`
  * runs them: in one process the analytics sink's work on each chain waited behind the other two
- * steps' work on each event (docs/performance.md, nineteenth session).
+ * steps' work on each event (docs/performance.md).
  */
 export const STEP_NAMES = [...PROCESSOR_NAMES, 'sessionize', 'analytics-sink'] as const;
 export type StepName = (typeof STEP_NAMES)[number];

@@ -95,7 +95,7 @@ async function main(options: {
   supervisor.start({ name: 'api', entry: 'api/main.ts', args: ['--processes', String(copies.api)] });
   // The analytics sink runs apart from the raw sink and sessionize (unless --analytics 0): in one
   // process its work on each chain waited behind theirs on each event, and its lag grew all through a
-  // busy load; apart, it takes CPU the API had during a burst (docs/performance.md, nineteenth session).
+  // busy load; apart, it takes CPU the API had during a burst (docs/performance.md).
   const steps = copies.analytics > 0 ? 'raw-sink,sessionize' : 'raw-sink,analytics';
   for (let i = 1; i <= copies.processors; i++) {
     const name = copies.processors > 1 ? `processors#${i}` : 'processors';

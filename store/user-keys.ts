@@ -96,7 +96,7 @@ export async function openEventsKeyed(
 ): Promise<{ opened: (TrackedEventRecord | undefined | Error)[]; sealing: Map<string, SealingKey> }> {
   // Per event its user's lookup key (undefined for a plain event), and each user once: a batch
   // names its users once per event, and keys, checks and lookups per event were a tenth of the
-  // processors' CPU under live traffic (docs/performance.md, nineteenth session).
+  // processors' CPU under live traffic (docs/performance.md).
   const isUuid = new Map<string, boolean>();
   const users = new Map<string, UserRef>();
   const pairs = events.map((e): string | Error | undefined => {

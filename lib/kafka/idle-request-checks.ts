@@ -34,7 +34,7 @@ let mended = false;
  * held back and the broker does not throttle, and then at a negative delay, i.e. 1 ms
  * (tulios/kafkajs#1556 and #1704, unreleased fixes): each broker connection of a process ran a
  * 1 ms timer loop for ever. Timers were 23 % of the API's busy CPU in a profile under load, nearly
- * all of them this loop's, and 14 % of the processors' (docs/performance.md, sixth session). A
+ * all of them this loop's, and 14 % of the processors' (docs/performance.md). A
  * check is now armed only when a request waits or the broker throttles; a request held back later
  * arms its own (`push`), and a fulfilled one checks at once (`fulfillRequest`). Every other case
  * runs kafkajs's own code.

@@ -60,7 +60,7 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
   ],
   // A user's session, shares and metrics are written once per transaction: under a backlog, five
   // thousand chains carry ~3 events per session written where a thousand carried ~2.5, and a paced
-  // load's backlog drained in 98–135 s against 131–154 s (docs/performance.md, twentieth session).
+  // load's backlog drained in 98–135 s against 131–154 s (docs/performance.md).
   chunk: 5000,
   async write(client, messages, { partition, from, to, isolated }) {
     held.validate(partition, from);

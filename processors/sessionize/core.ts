@@ -72,9 +72,9 @@ export class PartitionSessions {
   private readonly users = new Map<string, UserState>();
   /**
    * The held users' keys by their lowest offset, for the restart offset of every batch: walking all
-   * users for it cost each small live batch a time that grew with the users held (docs/performance.md,
-   * nineteenth session). Entries of users since changed or forgotten stay until they reach the head,
-   * or until they outnumber the users and the heap is rebuilt.
+   * users for it cost each small live batch a time that grew with the users held (docs/performance.md).
+   * Entries of users since changed or forgotten stay until they reach the head, or until they
+   * outnumber the users and the heap is rebuilt.
    */
   private lows = new FlatQueue<string>();
   /** The latest receipt time seen in the partition: the clock of eviction, so a replay evicts alike. */

@@ -29,7 +29,7 @@ const MAX_HELD_EVENTS = 100_000;
  * Offsets a restart re-reads per partition at most: a user holding an event further behind is
  * forgotten (the sink splits their next event with their stored sessions). Without it, after a
  * 10M-event load the restart offset stayed near the topic's start, and a restart re-read nearly
- * all of it at full CPU (docs/performance.md, twenty-second session).
+ * all of it at full CPU (docs/performance.md).
  */
 const MAX_REREAD_OFFSETS = 200_000;
 

@@ -177,8 +177,8 @@ export async function liveBench(o: LiveOptions) {
       timestamps: false,
     });
     // A busy product's users send at the same time, so a session arrives over many batches and
-    // the sessionizer sends its growing chain again with each. Until the eighth session the bench
-    // sent each user's events together, which no product does, and that hid the cost.
+    // the sessionizer sends its growing chain again with each. Sending each user's events together,
+    // which no product does, hid that cost.
     const live = o.concurrentUsers > 0 ? interleaved(users, o.concurrentUsers) : users;
     let streamSetUp: Awaited<ReturnType<typeof streamProbes>> | undefined;
     const burstResult = await phase('burst', async () => {
@@ -197,8 +197,8 @@ export async function liveBench(o: LiveOptions) {
       const drainSeconds = await drained(900_000);
       const untilApplied = (performance.now() - start) / 1000;
       // The stream probes' Job, made active now, sends the jobs worker over every stored user: a
-      // pass of ~45 s that, made at the start of the paced phase, put the phase's p99 at 3.8 s
-      // (seventh session). It is a pass over the history like those over the burst, so it runs here.
+      // pass of ~45 s that, made at the start of the paced phase, put the phase's p99 at 3.8 s. It
+      // is a pass over the history like those over the burst, so it runs here.
       streamSetUp = await streamProbes(service.baseUrl, service.streamUrl, key, run);
       const workersSettleSeconds = await workersIdle(900_000);
       return {

@@ -29,7 +29,7 @@ const request = async (baseUrl: string, key: string, method: string, path: strin
  * Event → visible in the API: a `feature_used` of a feature of its own, then GET
  * /analytics/features/{name} until it answers 200 (the analytics sink committed it): every 100 ms,
  * and past 5 s every 2 % of the wait so far. Polling every 100 ms whatever the wait, the probes of a
- * backlog asked ~290 GETs/s of the service under test (twenty-first session).
+ * backlog asked ~290 GETs/s of the service under test.
  */
 export async function apiProbe(baseUrl: string, key: string, run: string, n: number, t0: number): Promise<ProbeResult> {
   const feature = `probe_${run}_${n}`;

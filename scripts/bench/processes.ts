@@ -73,7 +73,7 @@ function readPssBytes(pid: number): number | undefined {
 /**
  * The kernel walks every page table of a process to sum its PSS: read each second for every
  * process, it took ~10 % of a core of the machine the bench measures (a perf profile of the paced
- * phase, docs/performance.md, twenty-third session). Memory is read this often; CPU every sample.
+ * phase, docs/performance.md). Memory is read this often; CPU every sample.
  */
 const PSS_EVERY_MS = 10_000;
 

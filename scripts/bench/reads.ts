@@ -154,7 +154,7 @@ export async function readsBench(o: ReadsOptions) {
       load = { events: sent, users: identified, seconds: round((performance.now() - started) / 1000) };
     }
     // Kept from an earlier run, the processors first re-read what a restart re-reads (the lag does
-    // not show it: it is below the offsets read before): the GETs were timed during it (twenty-second session).
+    // not show it: it is below the offsets read before): the GETs were timed during it.
     const settling = performance.now();
     await caughtUp();
     await chainSettled();
