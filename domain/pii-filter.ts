@@ -4,12 +4,37 @@
  * whichever client sent them. Pure; the events route calls it.
  */
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-/** Digit groups with at most one space or dash between them: how card numbers are written. */
-const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+// Both scans are linear in the text, with no backtracking regex: property values are free text from
+// anyone holding a (public) browser key, and a backtracking scan of a 1 MiB value takes minutes.
 
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** A domain label's characters: [A-Za-z0-9-]. */
+const isLabelChar = (c: number) => isLetter(c) || isDigit(c) || c === 45;
+/** A local part's characters: [A-Za-z0-9._%+-]. */
+const isLocalChar = (c: number) => isLabelChar(c) || c === 46 || c === 95 || c === 37 || c === 43;
+
+/**
+ * Whether the text contains `local@label(.label)*.tld`: a local-part character right before an
+ * '@', then non-empty labels joined by single dots up to a dot followed by two letters. A domain
+ * scan stops at the next '@', so each character is read a bounded number of times.
+ */
 export function hasEmail(text: string): boolean {
-  return text.includes('@') && EMAIL.test(text);
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    if (at > 0 && isLocalChar(text.charCodeAt(at - 1)) && domainAt(text, at + 1)) return true;
+  }
+  return false;
+}
+
+/** Whether a domain of hasEmail starts at `i` (charCodeAt past the end is NaN: no character class). */
+function domainAt(text: string, i: number): boolean {
+  for (;;) {
+    if (!isLabelChar(text.charCodeAt(i))) return false;
+    while (isLabelChar(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 46) return false;
+    if (isLetter(text.charCodeAt(i + 1)) && isLetter(text.charCodeAt(i + 2))) return true;
+    i++;
+  }
 }
 
 /** The Luhn check digit test of ISO/IEC 7812 (every card number passes it). */
@@ -26,22 +51,39 @@ export function luhnValid(digits: string): boolean {
 /**
  * 13–19 digits, Luhn-valid, starting with 2–6 (the industry digits of payment cards — so a
  * 13-digit epoch-milliseconds time, starting with 1, is never taken for one). Written grouped
- * ("4111 1111 1111 1111", "4111-…") the number may sit between other digit groups, so every run
- * of whole consecutive groups is tried.
+ * ("4111 1111 1111 1111", "4111-…": digit groups with one space or dash between them) the number
+ * may sit between other digit groups, so every run of whole consecutive groups is tried: from each
+ * group's first digit at most 19 digits are read.
  */
 export function hasCardNumber(text: string): boolean {
-  for (const run of text.match(DIGIT_RUN) ?? []) {
-    const groups = run.split(/[ -]/);
-    for (let start = 0; start < groups.length; start++) {
-      let digits = '';
-      for (let end = start; end < groups.length && digits.length < 19; end++) {
-        digits += groups[end];
-        if (digits.length >= 13 && digits.length <= 19 && '23456'.includes(digits[0]!) && luhnValid(digits))
-          return true;
-      }
-    }
+  for (let i = 0; i < text.length; i++) {
+    if (isDigit(text.charCodeAt(i)) && !isDigit(text.charCodeAt(i - 1)) && cardFrom(text, i)) return true;
   }
   return false;
+}
+
+/** Whether the groups from the one starting at `i` on, whole, make a card number. */
+function cardFrom(text: string, i: number): boolean {
+  const first = text.charCodeAt(i);
+  if (first < 50 || first > 54) return false;
+  // The Luhn sum of the digits read so far, and the same sum with every digit's doubling flipped:
+  // appending a digit shifts the others by one place, so the two swap and no digit is read twice.
+  let count = 0;
+  let undoubled = 0;
+  let doubled = 0;
+  for (;;) {
+    for (let c = text.charCodeAt(i); isDigit(c); c = text.charCodeAt(++i)) {
+      if (++count > 19) return false;
+      const d = c - 48;
+      const previous = undoubled;
+      undoubled = d + doubled;
+      doubled = (d * 2 > 9 ? d * 2 - 9 : d * 2) + previous;
+    }
+    if (count >= 13 && undoubled % 10 === 0) return true;
+    const separator = text.charCodeAt(i);
+    if ((separator !== 32 && separator !== 45) || !isDigit(text.charCodeAt(i + 1))) return false;
+    i++;
+  }
 }
 
 export function looksPersonal(text: string): boolean {

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { hasCardNumber, hasEmail, luhnValid, scrubProperties, withoutPii } from '../../domain/pii-filter.js';
+import {
+  hasCardNumber,
+  hasEmail,
+  looksPersonal,
+  luhnValid,
+  scrubProperties,
+  withoutPii,
+} from '../../domain/pii-filter.js';
+import { seededRandom } from '../../domain/random.js';
 
 describe('PII filter: what looks personal', () => {
   it('finds e-mail addresses inside any text', () => {
@@ -86,5 +94,111 @@ describe('PII filter: scrubbing event properties', () => {
       properties: { email: 'jane@example.com', plan: 'pro' },
     };
     assert.deepEqual(withoutPii(event), { ...event, properties: { plan: 'pro' } }, 'user_id is not a property');
+  });
+});
+
+// The scans the filter used before it became linear: the reference on short inputs only (the
+// e-mail regex backtracks, so a long value takes it minutes).
+const OLD_EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
+const oldHasEmail = (text: string) => text.includes('@') && OLD_EMAIL.test(text);
+function oldHasCardNumber(text: string): boolean {
+  for (const run of text.match(/\d+(?:[ -]\d+)*/g) ?? []) {
+    const groups = run.split(/[ -]/);
+    for (let start = 0; start < groups.length; start++) {
+      let digits = '';
+      for (let end = start; end < groups.length && digits.length < 19; end++) {
+        digits += groups[end];
+        if (digits.length >= 13 && digits.length <= 19 && '23456'.includes(digits[0]!) && luhnValid(digits))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Short strings built from the pieces the two shapes are made of, so both answers occur often. */
+function randomText(random: () => number, pieces: string[]): string {
+  let text = '';
+  const length = Math.floor(random() * 12);
+  for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
+  return text;
+}
+
+describe('PII filter: the same answers as the regexes it replaced', () => {
+  it('finds e-mail addresses exactly where the old regex did', () => {
+    const random = seededRandom(45);
+    const pieces = ['a', 'Zq', '7', '-', '.', '..', '_', '%', '+', '@', ' ', 'é', '!', 'x@', '@y', '.io', '.c', 'a.b'];
+    const found = { yes: 0, no: 0 };
+    for (let i = 0; i < 50_000; i++) {
+      const text = randomText(random, pieces);
+      const expected = oldHasEmail(text);
+      assert.equal(hasEmail(text), expected, JSON.stringify(text));
+      found[expected ? 'yes' : 'no']++;
+    }
+    assert.ok(found.yes > 1000 && found.no > 1000, JSON.stringify(found));
+  });
+
+  it('finds card numbers exactly where the old scan did', () => {
+    const random = seededRandom(7812);
+    const pieces = [
+      '4111',
+      '1111',
+      '5555',
+      '4444',
+      '1',
+      '2',
+      '3',
+      '6',
+      '7',
+      '0',
+      '378282',
+      '4242424242424242',
+      ' ',
+      '-',
+    ];
+    const more = [' ', '  ', '-', '--', ' -', 'x', '.', '1', '9'];
+    const found = { yes: 0, no: 0 };
+    for (let i = 0; i < 50_000; i++) {
+      const text = randomText(random, random() < 0.5 ? pieces : [...pieces, ...more]);
+      const expected = oldHasCardNumber(text);
+      assert.equal(hasCardNumber(text), expected, JSON.stringify(text));
+      found[expected ? 'yes' : 'no']++;
+    }
+    assert.ok(found.yes > 1000 && found.no > 1000, JSON.stringify(found));
+  });
+});
+
+describe('PII filter: linear in the value (any holder of a browser key can send 1 MiB)', () => {
+  const MIB = 1 << 20;
+  /** CPU milliseconds `scan` takes, so a busy machine does not fail the test. */
+  const cpuMs = (scan: () => unknown) => {
+    const start = process.cpuUsage();
+    scan();
+    const { user, system } = process.cpuUsage(start);
+    return (user + system) / 1000;
+  };
+  const values: [string, string][] = [
+    ['a local part that no domain follows', 'a'.repeat(MIB) + '@'],
+    ['a domain of one-letter labels', 'a@' + 'a.'.repeat(300_000)],
+    ['one long label', 'a@' + 'a'.repeat(MIB)],
+    ['many addresses without a domain', 'a@'.repeat(MIB / 2)],
+    ['dots and at signs', 'a.@.'.repeat(MIB / 4)],
+    ['one-digit groups', '1 '.repeat(400_000)],
+    ['card-like groups that fail Luhn', '4111 1111 1111 1112 '.repeat(MIB / 20)],
+    ['one long digit run', '4'.repeat(MIB)],
+    ['dashed digit pairs', '42-'.repeat(MIB / 3)],
+  ];
+  for (const [name, value] of values) {
+    it(`scans ${name} (${value.length.toLocaleString('en')} characters) in well under 200 ms of CPU`, () => {
+      const personal = looksPersonal(value); // once to warm up, then measured
+      const ms = cpuMs(() => assert.equal(looksPersonal(value), personal));
+      assert.ok(ms < 200, `${ms.toFixed(1)} ms`);
+    });
+  }
+
+  it('scrubs a 1 MiB value and a 1 MiB key as quickly', () => {
+    const value = 'a'.repeat(MIB) + '@';
+    const ms = cpuMs(() => scrubProperties({ [value]: 1, note: value, list: [value] }));
+    assert.ok(ms < 200, `${ms.toFixed(1)} ms`);
   });
 });
