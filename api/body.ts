@@ -85,32 +85,57 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 export const MAX_DEPTH = 32;
 
+/** A container being walked and the position of its member in hand (`at - 1`). */
+interface Open {
+  container: Record<string, unknown> | unknown[];
+  keys: string[] | undefined;
+  at: number;
+}
+
 /**
  * The first string (value or key) Postgres could not store, or the first value nested deeper
- * than MAX_DEPTH, with its path — or undefined. Iterative, so no input can exhaust the stack.
+ * than MAX_DEPTH, with its path — or undefined. Iterative, so no input can exhaust the stack; the
+ * containers open around the member in hand spell its path, so a path is built only for a problem.
  */
 export function problemAt(
   root: unknown,
   rootPath: string,
 ): { path: string; reason: 'invalid_characters' | 'too_deep' } | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: rootPath, depth: 0 }];
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!;
+  const open: Open[] = [];
+  let value = root;
+  for (;;) {
     if (typeof value === 'string') {
-      if (UNSTORABLE.test(value)) return { path, reason: 'invalid_characters' };
-      continue;
+      if (UNSTORABLE.test(value)) return { path: pathOf(rootPath, open), reason: 'invalid_characters' };
+    } else if (value !== null && typeof value === 'object') {
+      if (open.length >= MAX_DEPTH) return { path: pathOf(rootPath, open), reason: 'too_deep' };
+      if (Array.isArray(value)) open.push({ container: value, keys: undefined, at: 0 });
+      else {
+        const container = value as Record<string, unknown>;
+        const keys = Object.keys(container);
+        const badKey = keys.findIndex((key) => UNSTORABLE.test(key));
+        open.push({ container, keys, at: badKey + 1 });
+        if (badKey !== -1) return { path: pathOf(rootPath, open), reason: 'invalid_characters' };
+      }
     }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_DEPTH) return { path, reason: 'too_deep' };
-    const entries: [string, unknown][] = Array.isArray(value)
-      ? value.map((item, i) => [`${path}[${i}]`, item])
-      : Object.entries(value).map(([key, item]) => [path ? `${path}.${key}` : key, item]);
-    if (!Array.isArray(value)) {
-      const badKey = Object.keys(value).find((key) => UNSTORABLE.test(key));
-      if (badKey !== undefined) return { path: path ? `${path}.${badKey}` : badKey, reason: 'invalid_characters' };
+    let top = open.at(-1);
+    while (top && top.at === (top.keys ?? (top.container as unknown[])).length) {
+      open.pop();
+      top = open.at(-1);
     }
-    for (let i = entries.length - 1; i >= 0; i--)
-      stack.push({ value: entries[i]![1], path: entries[i]![0], depth: depth + 1 });
+    if (!top) return undefined;
+    value = top.keys
+      ? (top.container as Record<string, unknown>)[top.keys[top.at]!]
+      : (top.container as unknown[])[top.at];
+    top.at++;
   }
-  return undefined;
+}
+
+/** `a.b[2].c`: the path of the member in hand of each open container. */
+function pathOf(rootPath: string, open: Open[]): string {
+  let path = rootPath;
+  for (const { keys, at } of open) {
+    if (!keys) path = `${path}[${at - 1}]`;
+    else path = path ? `${path}.${keys[at - 1]!}` : keys[at - 1]!;
+  }
+  return path;
 }
