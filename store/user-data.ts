@@ -9,41 +9,7 @@ import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
 import { eraseUserJobFacts } from './job-state.js';
 import { shredUserKey } from './user-keys.js';
 import { userKey } from '../lib/kafka/topics.js';
-
-/**
- * Every table that holds a user's data; a table added by a later migration that keeps per-user
- * rows must be listed here. An erasure deletes from all of them and counts what went.
- */
-const USER_DATA_TABLES = [
-  'raw_events',
-  'user_metrics',
-  'users',
-  'session_events',
-  'sessions',
-  'friction_signals',
-  'friction_page_users',
-  'friction_element_users',
-  'user_daily',
-  'user_friction',
-  'feature_user_daily',
-  'feature_users',
-  'job_completions',
-  'friction_episodes',
-  'cohort_members',
-  'webhook_deliveries',
-  'job_targets',
-  'job_interventions',
-  'behavioural_cohort_members',
-  'workflow_attempts',
-  'job_user_facts',
-  'job_user_steps',
-] as const;
-
-/**
- * Logs of changed users the workers read, emptied last (deleting the rows above logs the user in
- * them again). Not counted as the user's rows: how many they hold depends on the workers' timing.
- */
-const USER_CHANGE_LOGS = ['cohort_user_changes', 'job_user_changes'] as const;
+import { USER_CHANGE_LOGS, USER_DATA_TABLES } from './tables.js';
 
 /** Every table with rows naming a user (the erasure test checks each user_id column is listed). */
 export const USER_TABLES = [...USER_DATA_TABLES, ...USER_CHANGE_LOGS] as const;

@@ -9,6 +9,7 @@ import { KeyedChains } from './keyed-chains.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import type { SessionContribution } from '../../domain/contribution/types.js';
 import { resessionize } from './resessionize.js';
+import { rebuiltBy } from '../../store/tables.js';
 import { configsOf, eventsOf, keyOf, storeEvents, touchedBy } from './stored-events.js';
 
 /**
@@ -32,32 +33,7 @@ const held = new KeyedChains<AnalyticsEvent, SessionContribution>(600_000);
 export const analyticsSink: PostgresSink<ChainOnWire> = {
   name: 'analytics',
   topic: 'sessions',
-  tables: [
-    'session_events',
-    'sessions',
-    'friction_signals',
-    'friction_page_daily',
-    'friction_element_daily',
-    'friction_page_users',
-    'friction_element_users',
-    'user_daily',
-    'user_friction',
-    'feature_user_daily',
-    'feature_users',
-    'event_context_daily',
-    'user_metrics',
-    'feature_daily',
-    'project_daily',
-    'feature_reach',
-    'tenure_sessions',
-    'feature_discovery',
-    'friction_page_reach',
-    'friction_element_reach',
-    'user_reach',
-    'segment_daily',
-    'segment_feature_daily',
-    'segment_feature_reach',
-  ],
+  tables: rebuiltBy('analytics'),
   // A user's session, shares and metrics are written once per transaction: under a backlog, five
   // thousand chains carry ~3 events per session written where a thousand carried ~2.5, and a paced
   // load's backlog drained in 98–135 s against 131–154 s (docs/performance.md).

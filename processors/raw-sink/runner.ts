@@ -4,6 +4,7 @@ import type { EventOnWire } from '../../domain/sealed-user.js';
 import { UnopenableMessage, openEvents } from '../../store/user-keys.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { guardUsersAgainstErasure } from '../../store/locks.js';
+import { rebuiltBy } from '../../store/tables.js';
 import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
 
 const COLUMNS: (keyof RawEventRow)[] = [
@@ -25,7 +26,7 @@ const COLUMNS: (keyof RawEventRow)[] = [
 export const rawSink: PostgresSink<EventOnWire> = {
   name: 'raw-sink',
   topic: 'events',
-  tables: ['raw_events'],
+  tables: rebuiltBy('raw-sink'),
   chunk: 1000,
   async write(client, messages) {
     const sent = messages.flatMap((m) => (m.value ? [{ ...m, value: m.value }] : []));

@@ -12,6 +12,7 @@ import { chainRecord } from '../../processors/sessionize/record.js';
 import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import { call, closeServices, count, newProject, services, startTestApi, partitionWrites } from './helpers.js';
 import { seededRandom } from '../../domain/random.js';
+import { ANSWER_TABLES } from '../../store/tables.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 8, 1);
@@ -165,19 +166,8 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
   }
 }
 
-const ANSWER_TABLES = [
-  'feature_daily',
-  'project_daily',
-  'feature_reach',
-  'tenure_sessions',
-  'feature_discovery',
-  'friction_page_reach',
-  'friction_element_reach',
-  'user_reach',
-  'segment_daily',
-  'segment_feature_daily',
-  'segment_feature_reach',
-];
+/** The answer tables, and the shared sums of feature facts the features GET reads beside them. */
+const SUMMED = ['feature_daily', 'project_daily', ...ANSWER_TABLES];
 
 /** Every (user, feature) day as an edge from the previous one (edges), and the user's days to discovery (v). */
 const REACH_EDGES = `v as (
@@ -318,7 +308,7 @@ async function assertConsistent(projectId: string): Promise<void> {
     featureUsers,
     'feature_users',
   );
-  for (const table of ANSWER_TABLES) {
+  for (const table of SUMMED) {
     const expected = await rows(RECOMPUTED[table]!, projectId);
     assert.ok(expected.length > 0, `${table}: nothing to compare`);
     const columns = Object.keys(JSON.parse(expected[0]!) as object);
@@ -390,7 +380,7 @@ describe('answer-sized feature and friction tables (migrations 15, 17 and 23, st
 
     // Every table the sink writes but those with times of writing (first_* of users, moments).
     const compared = [
-      ...ANSWER_TABLES,
+      ...SUMMED,
       'sessions',
       'friction_signals',
       'user_daily',

@@ -7,7 +7,7 @@ import { openValue } from '../../domain/sealed-user.js';
 import { loadConfig } from '../../lib/config.js';
 import { type TopicKey, topicName } from '../../lib/kafka/topics.js';
 import { PROCESSORS, startProcessors } from '../../processors/main.js';
-import { USER_TABLES } from '../../store/user-data.js';
+import { USER_DATA_TABLES } from '../../store/tables.js';
 import { userRefOf } from '../../store/user-keys.js';
 import {
   call,
@@ -112,7 +112,7 @@ describe('erasure through Kafka: crypto-shredding', () => {
   /** The user's rows per table; the logs of changed users (which a replay adds to) left out. */
   const rowsOf = async (user: string) => {
     const counts: Record<string, number> = {};
-    for (const t of USER_TABLES.filter((t) => !t.endsWith('_changes'))) {
+    for (const t of USER_DATA_TABLES) {
       counts[t] = await count(`select 1 from ${t} where project_id = $1 and user_id = $2`, [projectId, user]);
     }
     return counts;

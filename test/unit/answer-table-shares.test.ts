@@ -6,20 +6,10 @@ import { splitSessions } from '../../domain/session.js';
 import { featuresWithNewFirsts, grownSessions } from '../../domain/contribution/growth.js';
 import { sharesUnmoved } from '../../store/answer-tables.js';
 import { userEvent } from './user-events.js';
+import { ANSWER_TABLES } from '../../store/tables.js';
 
 const T = Date.UTC(2026, 10, 2, 10);
 const config = analyticsConfig();
-const ALL = [
-  'feature_reach',
-  'friction_page_reach',
-  'friction_element_reach',
-  'user_reach',
-  'tenure_sessions',
-  'feature_discovery',
-  'segment_daily',
-  'segment_feature_daily',
-  'segment_feature_reach',
-];
 
 const ev = (id: string, at: number, event: string, properties: Record<string, unknown> = {}) =>
   userEvent(id, T + at, event, properties);
@@ -45,7 +35,7 @@ describe('answer tables a growing session leaves alone (store/answer-tables.ts, 
   it('another impression of a feature already used moves only the segments’ sums of feature facts', () => {
     assert.deepEqual(
       unmoved(session, [ev('imp2', 6_000, 'feature_impression', { feature: 'export' })]),
-      ALL.filter((t) => t !== 'segment_feature_daily').sort(),
+      ANSWER_TABLES.filter((t) => t !== 'segment_feature_daily').sort(),
     );
   });
 
