@@ -58,6 +58,41 @@ describe('request validation against schemas/', () => {
       { user_id: 'u', event: 'e', properties: { interaction: 'dance' } },
       { field: 'properties.interaction', reason: 'invalid_value' },
     ],
+    [
+      'a free property value over 8,192 characters',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: { note: 'x'.repeat(8193) } },
+      { field: 'properties.note', reason: 'max_length' },
+    ],
+    [
+      'a long string at any depth of a free property',
+      'event-batch.json',
+      {
+        events: [
+          { user_id: 'u', event: 'e' },
+          { user_id: 'u', event: 'e', properties: { a: [1, { b: 'x'.repeat(9000) }] } },
+        ],
+      },
+      { field: 'events[1].properties.a[1].b', reason: 'max_length' },
+    ],
+    [
+      'a long free member of ui_context',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: { ui_context: { empty_state: true, note: 'x'.repeat(8193) } } },
+      { field: 'properties.ui_context.note', reason: 'max_length' },
+    ],
+    [
+      'a property key over 255 characters (the field is the object holding it)',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: { ['k'.repeat(256)]: 1 } },
+      { field: 'properties', reason: 'max_length' },
+    ],
+    [
+      'a long key at any depth',
+      'tracked-event.json',
+      { user_id: 'u', event: 'e', properties: { list: [{ ['k'.repeat(256)]: 1 }] } },
+      { field: 'properties.list[0]', reason: 'max_length' },
+    ],
     ['empty batch', 'event-batch.json', { events: [] }, { field: 'events', reason: 'min_items' }],
     [
       'nested item',
@@ -85,5 +120,28 @@ describe('request validation against schemas/', () => {
     validate('event-batch.json', {
       events: [{ user_id: 'user_123', event: 'page_view', properties: { page: '/dashboard' } }],
     });
+  });
+
+  it('accepts free properties up to the caps: keys of 255 characters, strings of 8,192 (code points)', () => {
+    const key = 'k'.repeat(255);
+    const text = '😀'.repeat(8192);
+    validate('tracked-event.json', {
+      user_id: 'u',
+      event: 'e',
+      properties: {
+        [key]: text,
+        nested: { [key]: [text, { [key]: null }], n: 1.5, t: true },
+        ui_context: { [key]: text },
+      },
+    });
+  });
+
+  it('refuses a 1 MiB pathological property value by its length, in well under 50 ms of CPU', () => {
+    const body = { user_id: 'u', event: 'e', properties: { v: 'a'.repeat(1 << 20) + '@' } };
+    problem('tracked-event.json', body); // warm up
+    const start = process.cpuUsage();
+    assert.deepEqual(problem('tracked-event.json', body), { field: 'properties.v', reason: 'max_length' });
+    const { user, system } = process.cpuUsage(start);
+    assert.ok((user + system) / 1000 < 50, `${(user + system) / 1000} ms`);
   });
 });
