@@ -1348,7 +1348,7 @@ export interface components {
         };
         /**
          * Event properties
-         * @description Free key/value pairs. The keys below are the vocabulary the analytics understand (docs/events.md); when present they must have these types. Any other key is free.
+         * @description Free key/value pairs. The keys below are the vocabulary the analytics understand (docs/events.md); when present they must have these types. Any other key is free and may hold any JSON value, within the caps of free_value.
          */
         "event-properties": {
             /** @description Stable element identifier, e.g. #save-button or a data attribute. */
@@ -1371,6 +1371,8 @@ export interface components {
                 data_volume?: number;
                 disabled?: boolean;
                 empty_state?: boolean;
+            } & {
+                [key: string]: components["schemas"]["event-properties.free_value"];
             };
             /** @description false when the client saw no DOM change, navigation or scroll after a click. */
             ui_response?: boolean;
@@ -1379,7 +1381,11 @@ export interface components {
             /** @description Click position in CSS pixels. */
             x?: number;
             y?: number;
+        } & {
+            [key: string]: components["schemas"]["event-properties.free_value"];
         };
+        /** @description Any JSON value whose strings have at most 8,192 characters and whose object keys at most 255, at any depth (docs/adr/0003-property-size-caps.md). */
+        "event-properties.free_value": unknown & unknown & unknown;
         EventContext: {
             context_breakdown: {
                 empty_state: {
