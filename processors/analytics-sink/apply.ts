@@ -45,7 +45,6 @@ export async function applyChanges(
       old.map((s) => s.contribution),
       fresh.map((f) => f.c),
     );
-    users.push({ ...user, unmoved: sharesUnmoved(grown), ...(newUser ? { unseen: true } : {}) });
     if (grown) for (const pair of grown) deltas.addGrowth(t.projectId, pair);
     else {
       for (const session of old) deltas.add(t.projectId, session.contribution, -1);
@@ -73,6 +72,12 @@ export async function applyChanges(
           ),
         );
     for (const feature of touchedFeatures) features.push({ ...user, feature });
+    users.push({
+      ...user,
+      unmoved: sharesUnmoved(grown),
+      ...(grown ? { features: touchedFeatures } : {}),
+      ...(newUser ? { unseen: true } : {}),
+    });
   }
   users.sort((a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId));
   // Per-user rows first, under the users' locks; the shared rows (daily sums, answer tables,
