@@ -23,7 +23,7 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
         throw fieldError(field, 'out_of_range', `${field} must lie between 2000-01-01 and one day from now.`);
       }
     });
-    // Personal-looking values never reach Kafka, whichever client sent them (lib/pii-filter.ts).
+    // Personal-looking values never reach Kafka, whichever client sent them (domain/pii-filter.ts).
     const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt));
     const users = [...new Set(records.map((r) => r.user_id))];
     const keys = await requestWaits.timed('user_keys', sealing.keysFor(projectId, users)).catch((err: unknown) => {
