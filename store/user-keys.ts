@@ -127,15 +127,6 @@ export async function openEventsKeyed(
   return { opened, sealing };
 }
 
-/**
- * A sealed value that does not open with its user's key (altered or forged). Its code is SQLSTATE
- * class 22 (data exception), so a Postgres sink sets the message aside as a dead letter, as it
- * does for data Postgres refuses, instead of retrying it for ever.
- */
-export class UnopenableMessage extends Error {
-  readonly code = '22000';
-}
-
 /** Keys a process keeps per database at most (about 100 bytes each); the oldest read go first. */
 export const KEPT_KEYS = 200_000;
 

@@ -1,8 +1,8 @@
 import { firstOccurrences, type TrackedEventRecord } from '../../domain/tracked-event.js';
 import type { PoolClient } from '../../lib/db.js';
-import type { PostgresSink, SinkMessage } from '../runtime/postgres-sink.js';
+import type { PostgresSink, Refusal, SinkMessage } from '../runtime/postgres-sink.js';
 import { type ChainOnWire, type SessionChainRecord, isSealedChain, openChain } from '../sessionize/record.js';
-import { UnopenableMessage, userKeyLookup, userKeysOf } from '../../store/user-keys.js';
+import { userKeyLookup, userKeysOf } from '../../store/user-keys.js';
 import { applyChanges } from './apply.js';
 import { chainChanges } from './chain-changes.js';
 import { KeyedChains } from './keyed-chains.js';
@@ -40,13 +40,10 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
   chunk: 5000,
   async write(client, messages, { partition, from, to, isolated }) {
     held.validate(partition, from);
-    const chains = await openChains(
-      client,
-      messages.flatMap((m) => (m.value ? [m.value] : [])),
-    );
+    const { chains, refused } = await openChains(client, messages);
     const records = firstOccurrences(chains.flatMap(eventsOf));
     const rows = records.length === 0 ? [] : await storeEvents(client, records);
-    if (rows.length === 0) return () => held.commit(partition, to, new Map());
+    if (rows.length === 0) return { committed: () => held.commit(partition, to, new Map()), refused };
     const configs = await configsOf(client, records);
     // Writes of one message each share a transaction: later ones must see what earlier ones
     // stored, which the held chains (changed only at commit) do not show.
@@ -54,7 +51,7 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
       isolated ? undefined : held.get(partition, user),
     );
     await applyChanges(client, rows, changes, configs);
-    return () => held.commit(partition, to, remember);
+    return { committed: () => held.commit(partition, to, remember), refused };
   },
   moved: (partition, from, to) => held.moved(partition, from, to),
   open: () => held.clear(),
@@ -62,21 +59,28 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
 
 /**
  * The chains as the sink knows them: an erased user's (their key is gone) left out, one that does
- * not open with its user's key thrown as a dead letter.
+ * not open with its user's key refused as a dead letter.
  */
-async function openChains(client: PoolClient, chains: ChainOnWire[]): Promise<SessionChainRecord[]> {
+async function openChains(
+  client: PoolClient,
+  messages: SinkMessage<ChainOnWire>[],
+): Promise<{ chains: SessionChainRecord[]; refused: Refusal[] }> {
   const keys = await userKeysOf(
     client,
-    chains.flatMap((c) => (isSealedChain(c) ? [{ projectId: c.project_id, ref: c.user_ref }] : [])),
+    messages.flatMap(({ value: c }) => (c && isSealedChain(c) ? [{ projectId: c.project_id, ref: c.user_ref }] : [])),
   );
-  return chains.flatMap((c) => {
+  const refused: Refusal[] = [];
+  const chains = messages.flatMap(({ value: c, offset }) => {
+    if (!c) return [];
     try {
       const opened = openChain(c, isSealedChain(c) ? keys.get(userKeyLookup(c.project_id, c.user_ref)) : undefined);
       return opened ? [opened] : [];
     } catch (err) {
-      throw new UnopenableMessage(`sealed value does not open: ${(err as Error).message}`);
+      refused.push({ offset, error: `sealed value does not open: ${(err as Error).message}` });
+      return [];
     }
   });
+  return { chains, refused };
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { type TrackedEventRecord, firstOccurrences } from '../../domain/tracked-event.js';
 import { jsonArrayParam } from '../../lib/db.js';
+import type { Refusal } from '../runtime/postgres-sink.js';
 
 /** One row of raw_events, in column order. */
 export interface RawEventRow {
@@ -26,6 +27,28 @@ export function toRawEventRow(record: TrackedEventRecord, partition: number, off
     kafka_partition: partition,
     kafka_offset: offset,
   };
+}
+
+/**
+ * The rows of the messages as opened (`opened[i]` of `messages[i]`): an erased user's event (their
+ * key is gone: undefined) is skipped, one that cannot be opened (an Error: not sealed for its user,
+ * or of a project id that is no uuid) refused as a dead letter, a
+ * message id repeated within the batch stored once.
+ */
+export function rawRowsOf(
+  messages: { partition: number; offset: number }[],
+  opened: (TrackedEventRecord | Error | undefined)[],
+): { rows: RawEventRow[]; refused: Refusal[] } {
+  const refused: Refusal[] = [];
+  const rows = messages.flatMap((m, i) => {
+    const record = opened[i];
+    if (record instanceof Error) {
+      refused.push({ offset: m.offset, error: record.message });
+      return [];
+    }
+    return record ? [toRawEventRow(record, m.partition, m.offset)] : [];
+  });
+  return { rows: firstOccurrences(rows), refused };
 }
 
 /**

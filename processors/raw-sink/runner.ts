@@ -1,11 +1,10 @@
-import { firstOccurrences } from '../../domain/tracked-event.js';
 import { RETENTION_DEFAULTS } from '../../domain/retention.js';
 import type { EventOnWire } from '../../domain/sealed-user.js';
-import { UnopenableMessage, openEvents } from '../../store/user-keys.js';
+import { openEvents } from '../../store/user-keys.js';
 import type { PostgresSink } from '../runtime/postgres-sink.js';
 import { guardUsersAgainstErasure } from '../../store/locks.js';
 import { rebuiltBy } from '../../store/tables.js';
-import { type RawEventRow, toColumns, toRawEventRow } from './core.js';
+import { type RawEventRow, rawRowsOf, toColumns } from './core.js';
 
 const COLUMNS: (keyof RawEventRow)[] = [
   'project_id',
@@ -34,15 +33,8 @@ export const rawSink: PostgresSink<EventOnWire> = {
       client,
       sent.map((m) => m.value),
     );
-    // An erased user's events (their key is gone) are skipped; one that does not open is a dead letter.
-    const rows = firstOccurrences(
-      sent.flatMap((m, i) => {
-        const record = opened[i];
-        if (record instanceof Error) throw new UnopenableMessage(record.message);
-        return record ? [toRawEventRow(record, m.partition, m.offset)] : [];
-      }),
-    );
-    if (rows.length === 0) return;
+    const { rows, refused } = rawRowsOf(sent, opened);
+    if (rows.length === 0) return { refused };
     // Only an erasure of the batch's users is waited for (other sinks' user locks are not).
     await guardUsersAgainstErasure(
       client,
@@ -63,5 +55,6 @@ export const rawSink: PostgresSink<EventOnWire> = {
        on conflict (project_id, message_id) do nothing`,
       [...toColumns(rows, COLUMNS, ['properties']), RETENTION_DEFAULTS.rawEventsDays],
     );
+    return { refused };
   },
 };

@@ -18,6 +18,18 @@ export interface SinkMessage<T> {
 /** What a sink does once the transaction holding its write has committed (never, when it does not). */
 export type Committed = () => void;
 
+/** A message a sink sets aside as a dead letter rather than write: no retry could write it (a sealed value that does not open). */
+export interface Refusal {
+  offset: number;
+  error: string;
+}
+
+/** What a write returns: what to do once it commits, and the messages it refused (values, not thrown errors). */
+export interface WriteOutcome {
+  committed?: Committed;
+  refused?: Refusal[];
+}
+
 /** Where a write stands in its partition. */
 export interface WriteContext {
   partition: number;
@@ -40,7 +52,7 @@ export interface PostgresSink<T> {
    * briefly and a retry redoes little.
    */
   chunk: number;
-  write(client: PoolClient, messages: SinkMessage<T>[], context: WriteContext): Promise<Committed | void>;
+  write(client: PoolClient, messages: SinkMessage<T>[], context: WriteContext): Promise<WriteOutcome>;
   /** The partition's stored offset moved without a write (past transaction markers), from `from` to `to`. */
   moved?(partition: number, from: number, to: number): void;
   /** Called when the sink starts consuming: what it kept of an earlier run is not to be trusted. */
@@ -85,9 +97,13 @@ interface Written {
   committed: Committed[];
 }
 
+const keyed = <T>(messages: SinkMessage<T>[], refused: Refusal[] = []) =>
+  refused.map((r) => ({ ...r, key: messages.find((m) => m.offset === r.offset)?.key ?? null }));
+
 /**
  * Writes the batch; when Postgres refuses its data, writes the messages one by one under
- * savepoints and returns those it refused, so one bad message never stalls a partition.
+ * savepoints and returns those it refused, so one bad message never stalls a partition. The
+ * messages the sink itself refused are returned too.
  */
 async function writeOrIsolate<T>(
   client: PoolClient,
@@ -97,8 +113,8 @@ async function writeOrIsolate<T>(
 ): Promise<Written> {
   await client.query('savepoint sink_batch');
   try {
-    const committed = await sink.write(client, messages, context);
-    return { refused: [], committed: committed ? [committed] : [] };
+    const { committed, refused } = await sink.write(client, messages, context);
+    return { refused: keyed(messages, refused), committed: committed ? [committed] : [] };
   } catch (err) {
     if (!isDataError(err)) throw err;
     await client.query('rollback to savepoint sink_batch');
@@ -107,8 +123,9 @@ async function writeOrIsolate<T>(
   for (const message of messages) {
     await client.query('savepoint sink_message');
     try {
-      const committed = await sink.write(client, [message], { ...context, isolated: true });
+      const { committed, refused } = await sink.write(client, [message], { ...context, isolated: true });
       if (committed) written.committed.push(committed);
+      written.refused.push(...keyed([message], refused));
     } catch (err) {
       if (!isDataError(err)) throw err;
       await client.query('rollback to savepoint sink_message');

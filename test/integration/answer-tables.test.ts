@@ -157,7 +157,7 @@ async function feedChains(events: TrackedEventRecord[], seed: number): Promise<v
     const step = sessionizer.add(slice, () => DEFAULT_ANALYTICS.session);
     step.commit();
     const batch = step.chains.map((c, j) => ({ partition: 0, offset: i + j, key: null, value: chainRecord(c) }));
-    const committed = await inTransaction(services().db, (client) =>
+    const { committed } = await inTransaction(services().db, (client) =>
       analyticsSink.write(countingShares(client), batch, writes(batch.length)),
     );
     // Sometimes the sink does not learn what it stored, as when another member applied the batch:

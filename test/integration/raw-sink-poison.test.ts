@@ -19,10 +19,11 @@ import {
 
 describe('raw-sink, sessionize and data Postgres refuses', () => {
   let sinks: RunningSink[] = [];
-  after(async () => {
+  afterEach(async () => {
     await Promise.all(sinks.map((s) => s.stop()));
-    await closeServices();
+    sinks = [];
   });
+  after(closeServices);
 
   it('dead-letters the refused messages and stores the rest of the batch', async () => {
     await isolateTopics();
@@ -84,7 +85,8 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
     );
     assert.equal(dead.rowCount, 3);
     assert.match(dead.rows[0]!.error, /^postgres: .*(unicode|\\u0000)/i);
-    assert.match(dead.rows[1]!.error, /^postgres: project_id is not a uuid/);
+    // Refused before Postgres: a project id that is no uuid has no user key to open it with.
+    assert.match(dead.rows[1]!.error, /^project_id is not a uuid/);
     assert.match(dead.rows[2]!.error, /^postgres: index row/);
     const decoded = (await registry.decode(dead.rows[1]!.payload)) as TrackedEventRecord;
     assert.equal(decoded.project_id, 'not-a-uuid', 'the original message is kept');
@@ -109,5 +111,56 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
       ['properties hold U+0000', 'project_id is not a uuid', 'message_id is longer than 2000 bytes'],
     );
     assert.equal(await count("select 1 from dead_letters where processor = 'analytics'"), 0);
+  });
+  it('sets an altered sealed value aside as a dead letter, as a value of the write, and stores its neighbours', async () => {
+    await isolateTopics();
+    const { projectId } = await newProject();
+    const { kafka, registry } = services();
+    const schemaId = await registerValueSchema(registry, 'events');
+    const messages = await Promise.all(
+      ['kept-before', 'altered', 'kept-after'].map((event) =>
+        sealedEventMessage({
+          project_id: projectId,
+          message_id: crypto.randomUUID(),
+          user_id: 'altered-user',
+          event,
+          timestamp: Date.now(),
+          received_at: Date.now(),
+          properties: '{}',
+        }),
+      ),
+    );
+    // One bit of the sealed user and properties flipped (in a copy: this process remembers what it
+    // sealed): its authentication tag no longer matches.
+    const altered = Buffer.from(messages[1]!.value.sealed);
+    altered[altered.length - 1]! ^= 1;
+    messages[1]!.value.sealed = altered;
+    const producer = createProducer(kafka);
+    await producer.connect();
+    await producer.send({
+      topic: topicName('events'),
+      messages: await Promise.all(
+        messages.map(async (m) => ({ key: m.key, value: await registry.encode(schemaId, m.value) })),
+      ),
+    });
+    await producer.disconnect();
+
+    sinks = await startProcessors(services(), ['raw-sink']);
+    await waitForSink('raw-sink', topicName('events'));
+    const { rows } = await services().db.query<{ event: string }>(
+      'select event from raw_events where project_id = $1 order by kafka_offset',
+      [projectId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.event),
+      ['kept-before', 'kept-after'],
+    );
+    const { rows: dead } = await services().db.query<{ kafka_offset: string; error: string }>(
+      `select kafka_offset, error from dead_letters where processor = 'raw-sink' and message_key = $1`,
+      [messages[1]!.key],
+    );
+    assert.equal(dead.length, 1);
+    assert.equal(Number(dead[0]!.kafka_offset), 1);
+    assert.match(dead[0]!.error, /^sealed value does not open: /);
   });
 });

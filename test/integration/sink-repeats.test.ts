@@ -73,7 +73,7 @@ describe('the analytics sink and chains carrying other copies of stored ids', ()
     const send = async (s: PartitionSessions, events: Parameters<PartitionSessions['add']>[0]) => {
       const step = s.add(events, rules);
       step.commit();
-      const committed = await inTransaction(services().db, (client) =>
+      const { committed } = await inTransaction(services().db, (client) =>
         analyticsSink.write(
           client,
           step.chains.map((c, i) => ({ partition: 0, offset: i, key: null, value: chainRecord(c) })),
@@ -144,7 +144,7 @@ describe('the analytics sink after a change of the session rules', () => {
         () => DEFAULT_ANALYTICS.session,
       );
       step.commit();
-      const committed = await inTransaction(services().db, (client) =>
+      const { committed } = await inTransaction(services().db, (client) =>
         analyticsSink.write(
           client,
           step.chains.map((c, i) => ({ partition: 0, offset: offset + i, key: null, value: chainRecord(c) })),
