@@ -63,7 +63,9 @@ const KEPT_KEYS = 10_000;
 /**
  * Keys as resolved under lease (lib/lease.ts): a busy key costs one read a second per process, not
  * one per request, which queued behind a busy Postgres with the request's other reads. A
- * revocation or a new rate tier answers once every lease has expired.
+ * revocation or a new rate tier answers once every lease has expired, so no key is served past
+ * its lease: a request whose key read did not answer within it gets 503 (`LeaseUnanswered`), not
+ * a longer wait (docs/adr/0005).
  */
 class KeyLeases {
   private readonly leases = new Map<string, Lease<ResolvedKey | undefined>>();

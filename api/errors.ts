@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { isPostgresUnavailable } from '../lib/db.js';
+import { LeaseUnanswered } from '../lib/lease.js';
 import type { Logger } from '../lib/log.js';
 
 export type ErrorCode =
@@ -40,6 +41,9 @@ export const forbidden = (scope: string) =>
 export const notFound = (what = 'resource') => new ApiError(404, 'not_found', `No such ${what}.`);
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`, { limit_bytes: limitBytes });
+/** Seconds a client told 503 for want of Postgres waits before sending the same request again. */
+export const RETRY_AFTER_S = 5;
+
 /** 503; with `retryAfterS`, a `Retry-After` header telling the client when to send the same request again. */
 export const unavailable = (message: string, retryAfterS?: number) =>
   new ApiError(
@@ -70,8 +74,11 @@ export function errorMiddleware(log: Logger): Middleware {
       const apiError =
         err instanceof ApiError
           ? err
-          : isPostgresUnavailable(err)
-            ? unavailable('The database is busy or unavailable; nothing was applied. Retry the request later.', 5)
+          : isPostgresUnavailable(err) || err instanceof LeaseUnanswered
+            ? unavailable(
+                'The database is busy or unavailable; nothing was applied. Retry the request later.',
+                RETRY_AFTER_S,
+              )
             : new ApiError(500, 'internal_error', 'Something went wrong on our side; the request was not applied.');
       if (!(err instanceof ApiError)) log.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = apiError.status;

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { ApiError, errorMiddleware } from '../../api/errors.js';
+import { LeaseUnanswered } from '../../lib/lease.js';
 import { createLogger } from '../../lib/log.js';
 
 /** The error middleware alone, on an in-process server: every failure becomes the contract's error body. */
@@ -42,6 +43,15 @@ describe('error middleware', () => {
     assert.equal(reply.status, 429);
     assert.equal(reply.headers.get('retry-after'), '7');
     assert.deepEqual(reply.body, { error: { code: 'rate_limited', message: 'slow down', details: { limit: 5 } } });
+  });
+
+  it('answers a read that did not answer within its lease as Postgres unavailable: 503 with Retry-After', async () => {
+    const reply = await answer(() => {
+      throw new LeaseUnanswered();
+    });
+    assert.equal(reply.status, 503);
+    assert.equal(reply.headers.get('retry-after'), '5');
+    assert.equal((reply.body as { error: { code: string } }).error.code, 'service_unavailable');
   });
 
   it('turns an unanswered request into 404 not_found', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Lease } from '../../lib/lease.js';
+import { Lease, LeaseUnanswered } from '../../lib/lease.js';
 
 /** A read that answers when told to, counting the reads started. */
 function controlledRead() {
@@ -32,19 +32,67 @@ describe('Lease', () => {
     assert.equal(await again, 2);
   });
 
-  it('never shares a read that started a lease ago or more', async () => {
+  it('stops its callers waiting when the lease of the read ends, and never shares that read again', async () => {
     const source = controlledRead();
     const lease = new Lease(source.read, 50);
-    const slow = lease.get();
-    await sleep(60);
+    const start = performance.now();
+    await assert.rejects(lease.get(), LeaseUnanswered);
+    const waited = performance.now() - start;
+    assert.ok(waited >= 45 && waited < 500, `waited ${Math.round(waited)} ms`);
     const fresh = lease.get();
     assert.equal(source.reads, 2, 'a caller after the lease does not wait for the old read');
     source.answer(1);
     source.answer(2);
-    assert.deepEqual(await Promise.all([slow, fresh]), [1, 2]);
+    assert.equal(await fresh, 2);
     // The later read is kept, though the old one finished too.
     assert.equal(await lease.get(), 2);
     assert.equal(source.reads, 2);
+  });
+
+  it('reads a value in use again in its second half, so that callers after its end wait for nothing', async () => {
+    const source = controlledRead();
+    const lease = new Lease(source.read, 400);
+    const first = lease.get();
+    source.answer(1);
+    assert.equal(await first, 1);
+    await sleep(220);
+    assert.equal(await lease.get(), 1, 'served at once');
+    assert.equal(await lease.get(), 1);
+    assert.equal(source.reads, 2, 'one read ahead of the end, not one per caller');
+    source.answer(2);
+    await sleep(250); // past the first read's lease, in the second half of the second's
+    assert.equal(await lease.get(), 2);
+    assert.equal(source.reads, 3, 'served from the read ahead, itself read ahead in turn');
+  });
+
+  it('answers callers after the end from a read ahead that answers late, within its lease', async () => {
+    const source = controlledRead();
+    const lease = new Lease(source.read, 400);
+    const first = lease.get();
+    source.answer(1);
+    await first;
+    await sleep(220);
+    await lease.get(); // the read ahead starts, unanswered
+    await sleep(200);
+    const late = lease.get();
+    assert.equal(source.reads, 2, 'the caller shares the read ahead');
+    source.answer(2);
+    assert.equal(await late, 2);
+  });
+
+  it('refuses callers after the end once the read ahead outlives its lease (Postgres stopped)', async () => {
+    const source = controlledRead();
+    const lease = new Lease(source.read, 400);
+    const first = lease.get();
+    source.answer(1);
+    await first;
+    await sleep(220);
+    await lease.get(); // the read ahead starts and is never answered
+    await sleep(200);
+    const start = performance.now();
+    await assert.rejects(lease.get(), LeaseUnanswered);
+    const waited = performance.now() - start;
+    assert.ok(waited < 300, `waited ${Math.round(waited)} ms, at most the rest of the read's lease`);
   });
 
   it('keeps no failed read: the next caller reads again', async () => {
