@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Pool } from '../lib/db.js';
-import { ApiError } from './errors.js';
+import { ApiError, RETRY_AFTER_S, unavailable } from './errors.js';
 import { requestWaits } from './waits.js';
 
 const WINDOW_MS = 60 * 60 * 1000;
@@ -19,7 +19,7 @@ export interface Window {
   reset: number;
 }
 
-/** Fixed hourly windows aligned to the clock hour (pure: the count comes from Postgres). */
+/** Fixed hourly windows aligned to the clock hour (pure: the count comes from `RequestTallies`). */
 export function windowOf(now: number, limit: number, used: number): Window {
   const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
   return { limit, remaining: Math.max(0, limit - used), reset: (start + WINDOW_MS) / 1000 };
@@ -35,76 +35,183 @@ export function keyLimit(projectLimit: number, scopes: readonly string[]): numbe
   return Math.max(1, projectLimit - Math.max(1, Math.floor(projectLimit / 10)));
 }
 
-interface Waiter {
-  resolve(used: number | undefined): void;
-  reject(err: unknown): void;
+/**
+ * How often an API process settles its counts with Postgres. Each process admits from the count it
+ * last settled plus its own since, so a project may pass its limit by what its processes admit in
+ * one interval and round trip (docs/adr/0005).
+ */
+export const SETTLE_MS = 250;
+
+/**
+ * Requests admitted here that Postgres has not counted for this long stop further admissions of
+ * the project (503): a process that cannot settle would otherwise admit without bound.
+ */
+export const UNSETTLED_MAX_MS = 2000;
+
+/** A project's requests of one window, as a settle adds them to the shared count. */
+export interface Count {
+  projectId: string;
+  windowStart: Date;
+  requests: number;
+}
+
+/** Adds the counts to the shared ones and answers the new totals, in the same order. */
+export type Settle = (counts: Count[]) => Promise<number[]>;
+
+/** One project's window as this process knows it. */
+interface Tally {
+  windowStart: number;
+  /** The shared count as the last settle answered it (every process's requests). */
+  settled: number;
+  /** Admitted here and not yet sent, since when; and those in the settle in flight, since when. */
+  unsettled: number;
+  unsettledSince: number;
+  sending: number;
+  sendingSince: number;
 }
 
 /**
- * The project's hourly counters in Postgres, shared by every API process. Requests of one project,
- * window and cap that arrive while a statement for them is in flight wait and are counted together
- * by the next one: a busy project's row is updated once per round trip, not once per request.
- * The count stays exact: each statement admits at most what is left below its cap, in arrival order.
+ * Admission to the projects' hourly limits, decided in the process (pure: the clock and the
+ * settle are given): a request's number is the count last settled plus what this process admitted
+ * since, and `settle` sends the latter in one statement for every project. A failed settle's
+ * requests go with the next one; a settle whose answer was lost may count them twice, never not.
  */
-export class RequestCounter {
-  /** Per project, window and cap: whether a statement is in flight, and who waits for the next. */
-  private readonly queues = new Map<string, { waiting: Waiter[] }>();
+export class RequestTallies {
+  /** By project: one window each, the current one (an older window's unsettled requests no longer matter). */
+  private readonly tallies = new Map<string, Tally>();
 
-  constructor(private readonly db: Pool) {}
+  constructor(
+    private readonly settleCounts: Settle,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
 
-  /** This request's number in the window, or undefined when the cap was already reached. */
-  count(projectId: string, windowStart: Date, cap: number): Promise<number | undefined> {
-    const key = `${projectId}/${windowStart.getTime()}/${cap}`;
-    return new Promise((resolve, reject) => {
-      const queue = this.queues.get(key);
-      if (queue) {
-        queue.waiting.push({ resolve, reject });
-        return;
-      }
-      this.queues.set(key, { waiting: [] });
-      void this.flush(key, projectId, windowStart, cap, [{ resolve, reject }]);
-    });
+  /**
+   * This request's number in the window, counted; 'over_limit' beyond `cap` (not counted);
+   * 'unsettled' when requests admitted here went unsettled for longer than UNSETTLED_MAX_MS.
+   */
+  admit(projectId: string, windowStart: Date, cap: number): number | 'over_limit' | 'unsettled' {
+    const now = this.clock();
+    let tally = this.tallies.get(projectId);
+    if (tally?.windowStart !== windowStart.getTime()) {
+      tally = {
+        windowStart: windowStart.getTime(),
+        settled: 0,
+        unsettled: 0,
+        unsettledSince: 0,
+        sending: 0,
+        sendingSince: 0,
+      };
+      this.tallies.set(projectId, tally);
+    }
+    const oldest = tally.sending > 0 ? tally.sendingSince : tally.unsettled > 0 ? tally.unsettledSince : now;
+    if (now - oldest > UNSETTLED_MAX_MS) return 'unsettled';
+    const used = tally.settled + tally.sending + tally.unsettled + 1;
+    if (used > cap) return 'over_limit';
+    if (tally.unsettled++ === 0) tally.unsettledSince = now;
+    return used;
   }
 
-  private async flush(key: string, projectId: string, windowStart: Date, cap: number, batch: Waiter[]): Promise<void> {
+  /** Whether some admitted request waits for a settle. */
+  get pending(): boolean {
+    for (const tally of this.tallies.values()) if (tally.unsettled > 0) return true;
+    return false;
+  }
+
+  /**
+   * Sends every project's unsettled requests in one settle and takes the totals it answers. Never
+   * rejects: a failure leaves the requests to the next call. One call at a time (the caller's).
+   */
+  async settle(): Promise<void> {
+    const due = [...this.tallies].filter(([, t]) => t.unsettled > 0);
+    if (due.length === 0) return;
+    for (const [, t] of due) {
+      t.sending = t.unsettled;
+      t.sendingSince = t.unsettledSince;
+      t.unsettled = 0;
+    }
     try {
-      const { rows } = await this.db.query<{ requests: number; last_granted: number }>(
-        `insert into rate_limit_windows (project_id, window_start, requests, last_granted)
-           values ($1, $2, least($3::int, $4::int), least($3::int, $4::int))
-         on conflict (project_id, window_start) do update
-           set requests = rate_limit_windows.requests + least($3::int, greatest(0, $4::int - rate_limit_windows.requests)),
-               last_granted = least($3::int, greatest(0, $4::int - rate_limit_windows.requests))
-         returning requests, last_granted`,
-        [projectId, windowStart, batch.length, cap],
+      const totals = await this.settleCounts(
+        due.map(([projectId, t]) => ({ projectId, windowStart: new Date(t.windowStart), requests: t.sending })),
       );
-      const { requests, last_granted: granted } = rows[0]!;
-      const before = requests - granted;
-      if (before === 0 && granted > 0) {
-        // First requests of a new window: drop the project's old windows.
-        await this.db.query('delete from rate_limit_windows where project_id = $1 and window_start < $2', [
-          projectId,
-          windowStart,
-        ]);
+      due.forEach(([, t], i) => {
+        t.settled = totals[i]!;
+        t.sending = 0;
+      });
+    } catch {
+      for (const [, t] of due) {
+        // The requests sent are older than any admitted since.
+        t.unsettled += t.sending;
+        t.unsettledSince = t.sendingSince;
+        t.sending = 0;
       }
-      batch.forEach((waiter, i) => waiter.resolve(i < granted ? before + i + 1 : undefined));
-    } catch (err) {
-      for (const waiter of batch) waiter.reject(err);
     }
-    const queue = this.queues.get(key)!;
-    if (queue.waiting.length === 0) {
-      this.queues.delete(key);
-      return;
-    }
-    const next = queue.waiting;
-    queue.waiting = [];
-    void this.flush(key, projectId, windowStart, cap, next);
+  }
+}
+
+/**
+ * Adds the counts to the projects' rows of `rate_limit_windows` (shared by every API process) in
+ * one statement. `last_granted` is what the statement added, so a row whose count is all of it is
+ * its window's first: the project's earlier windows are dropped then.
+ */
+export async function settleCounts(db: Pool, counts: Count[]): Promise<number[]> {
+  // Rows in project order, in every process: two settles never wait on each other's locks in a cycle.
+  const { rows } = await db.query<{ project_id: string; requests: number }>(
+    `with counted as (
+       insert into rate_limit_windows as w (project_id, window_start, requests, last_granted)
+       select project_id, window_start, requests, requests
+       from unnest($1::uuid[], $2::timestamptz[], $3::int[]) as c(project_id, window_start, requests)
+       order by project_id
+       on conflict (project_id, window_start) do update
+         set requests = w.requests + excluded.requests, last_granted = excluded.requests
+       returning project_id, window_start, requests, last_granted),
+     dropped as (
+       delete from rate_limit_windows w using counted c
+       where c.requests = c.last_granted and w.project_id = c.project_id and w.window_start < c.window_start)
+     select project_id, requests from counted`,
+    [counts.map((c) => c.projectId), counts.map((c) => c.windowStart), counts.map((c) => c.requests)],
+  );
+  const totals = new Map(rows.map((r) => [r.project_id, r.requests]));
+  return counts.map((c) => totals.get(c.projectId)!);
+}
+
+/**
+ * The projects' hourly counts of this process (`RequestTallies`), settled with Postgres
+ * SETTLE_MS after a request was admitted, and again while any is left (a failed settle's too).
+ * Requests never wait for Postgres here.
+ */
+export class RequestCounter {
+  private readonly tallies: RequestTallies;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly db: Pool) {
+    this.tallies = new RequestTallies((counts) => requestWaits.timed('rate_limit', settleCounts(db, counts)));
+  }
+
+  /** As `RequestTallies.admit`. */
+  count(projectId: string, windowStart: Date, cap: number): number | 'over_limit' | 'unsettled' {
+    const counted = this.tallies.admit(projectId, windowStart, cap);
+    if (typeof counted === 'number') this.settleSoon();
+    return counted;
+  }
+
+  private settleSoon(): void {
+    // An ended pool (the API closed) can count nothing more.
+    if (this.timer || this.db.ending) return;
+    this.timer = setTimeout(() => {
+      void this.tallies.settle().then(() => {
+        this.timer = undefined;
+        if (this.tallies.pending) this.settleSoon();
+      });
+    }, SETTLE_MS);
+    this.timer.unref();
   }
 }
 
 /**
  * Counts the request against the project's hourly limit (RequestCounter), sets X-RateLimit-* on
- * the response, and answers 429 beyond the limit.
- * Runs after authentication, so every authenticated response carries the headers.
+ * the response, and answers 429 beyond the limit; 503 when this process could not settle its
+ * counts for UNSETTLED_MAX_MS (no headers then: the count is not known).
+ * Runs after authentication, so every other authenticated response carries the headers.
  */
 export function rateLimit(db: Pool): Middleware {
   const counter = new RequestCounter(db);
@@ -115,11 +222,14 @@ export function rateLimit(db: Pool): Middleware {
     const now = Date.now();
     const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
     // A key refused at its share does not count on: its 429s must not eat the admin's reserve.
-    const counted = await requestWaits.timed(
-      'rate_limit',
-      counter.count(projectId, windowStart, scopes.includes('admin') ? 2 ** 31 - 1 : limit),
-    );
-    const used = counted ?? limit + 1;
+    const counted = counter.count(projectId, windowStart, scopes.includes('admin') ? 2 ** 31 - 1 : limit);
+    if (counted === 'unsettled') {
+      throw unavailable(
+        'The request counter could not be stored; nothing was applied. Retry the request later.',
+        RETRY_AFTER_S,
+      );
+    }
+    const used = counted === 'over_limit' ? limit + 1 : counted;
     const window = windowOf(now, limit, used);
     ctx.set({
       'X-RateLimit-Limit': String(window.limit),

@@ -1,6 +1,10 @@
 import { type Histogram, type RecordableHistogram, createHistogram } from 'node:perf_hooks';
 
-/** What an API request waits for outside its own process, in the order an ingest request does. */
+/**
+ * What the ingest path waits for outside the process, in the order a request meets it. `auth` and
+ * `rate_limit` are Postgres's answers to key reads and counter settles, mostly in the background:
+ * a request waits for a key read only when its key holds no lease (docs/adr/0005).
+ */
 export const WAITS = ['auth', 'rate_limit', 'user_keys', 'kafka'] as const;
 export type Wait = (typeof WAITS)[number];
 
@@ -12,9 +16,9 @@ export interface WaitSummary {
 }
 
 /**
- * How long this process's requests waited on Postgres (the key, the rate counter, users' keys)
- * and on Kafka, since the previous report: where an ingest request's time goes when the API is
- * slow while its own CPU is not (GET /health/details).
+ * How long this process waited on Postgres (key reads, rate-counter settles, users' keys) and on
+ * Kafka, since the previous report: where an ingest request's time goes when the API is slow
+ * while its own CPU is not (GET /health/details).
  */
 export class RequestWaits {
   private readonly histograms = new Map<Wait, RecordableHistogram>(WAITS.map((w) => [w, createHistogram()]));

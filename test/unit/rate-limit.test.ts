@@ -3,7 +3,15 @@ import { openApiPath } from '../../api/openapi.js';
 import type { IncomingMessage } from 'node:http';
 import { AuthThrottle, clientAddress } from '../../api/auth-throttle.js';
 import { ApiError } from '../../api/errors.js';
-import { keyLimit, windowOf, type Window } from '../../api/rate-limit.js';
+import {
+  type Count,
+  RequestTallies,
+  SETTLE_MS,
+  UNSETTLED_MAX_MS,
+  keyLimit,
+  windowOf,
+  type Window,
+} from '../../api/rate-limit.js';
 
 describe('rate limit windows', () => {
   const cases: [string, string, number, number, Window][] = [
@@ -99,6 +107,136 @@ describe("a key's share of its project's hour", () => {
   for (const [limit, scopes, expected] of cases) {
     it(`${limit}/h, ${scopes.join('+')} → ${expected}`, () => assert.equal(keyLimit(limit, scopes), expected));
   }
+});
+
+/** The shared table of counts, as processes settle with it; `down` makes its settles fail. */
+function sharedCounts() {
+  const rows = new Map<string, number>();
+  const shared = {
+    down: false,
+    statements: 0,
+    row: (projectId: string, windowStart: Date) => rows.get(`${projectId}/${windowStart.getTime()}`) ?? 0,
+    settle: (counts: Count[]) => {
+      shared.statements++;
+      if (shared.down) return Promise.reject(new Error('postgres is down'));
+      return Promise.resolve(
+        counts.map((c) => {
+          const key = `${c.projectId}/${c.windowStart.getTime()}`;
+          rows.set(key, (rows.get(key) ?? 0) + c.requests);
+          return rows.get(key)!;
+        }),
+      );
+    },
+  };
+  return shared;
+}
+
+describe('hourly counts admitted in the process, settled in the background', () => {
+  const hour = new Date('2026-03-10T10:00:00Z');
+  const clock = () => {
+    const c = { now: 0, read: () => c.now };
+    return c;
+  };
+
+  it('numbers and refuses in the process, without waiting for a settle', () => {
+    const shared = sharedCounts();
+    const tallies = new RequestTallies(shared.settle, clock().read);
+    const counted = Array.from({ length: 5 }, () => tallies.admit('p', hour, 3));
+    assert.deepEqual(counted, [1, 2, 3, 'over_limit', 'over_limit']);
+    assert.equal(shared.statements, 0);
+    // Another cap on the same count (an admin key's): the refused ones did not count.
+    assert.equal(tallies.admit('p', hour, 10), 4);
+  });
+
+  it("settles every project's requests in one statement and counts on from the shared total", async () => {
+    const shared = sharedCounts();
+    const [a, b] = [new RequestTallies(shared.settle, clock().read), new RequestTallies(shared.settle, clock().read)];
+    for (let i = 0; i < 3; i++) a.admit('p', hour, 100);
+    a.admit('q', hour, 100);
+    b.admit('p', hour, 100);
+    await a.settle();
+    assert.equal(shared.statements, 1);
+    assert.deepEqual([shared.row('p', hour), shared.row('q', hour)], [3, 1]);
+    await b.settle();
+    assert.equal(shared.row('p', hour), 4);
+    assert.equal(b.admit('p', hour, 100), 5, "the other process's requests count");
+    assert.equal(a.admit('p', hour, 100), 4, 'until its next settle, a process knows only its own');
+    assert.equal(a.pending, true);
+    await b.settle();
+    await a.settle();
+    assert.equal(shared.row('p', hour), 6);
+    assert.equal(a.pending, false);
+    assert.equal(a.admit('p', hour, 100), 7);
+  });
+
+  it('counts requests admitted during a settle with those in it, and sends them with the next', async () => {
+    const shared = sharedCounts();
+    let answer!: () => void;
+    const tallies = new RequestTallies(
+      (counts) => new Promise((resolve) => (answer = () => resolve(shared.settle(counts)))),
+      clock().read,
+    );
+    tallies.admit('p', hour, 100);
+    tallies.admit('p', hour, 100);
+    const settling = tallies.settle();
+    assert.equal(tallies.admit('p', hour, 100), 3);
+    answer();
+    await settling;
+    assert.equal(tallies.admit('p', hour, 100), 4);
+    const next = tallies.settle();
+    answer();
+    await next;
+    assert.equal(shared.row('p', hour), 4);
+  });
+
+  it('keeps the requests of a failed settle for the next one, and refuses (503) once they wait too long', async () => {
+    const shared = sharedCounts();
+    const time = clock();
+    const tallies = new RequestTallies(shared.settle, time.read);
+    shared.down = true;
+    assert.equal(tallies.admit('p', hour, 100), 1);
+    for (let t = SETTLE_MS; t <= UNSETTLED_MAX_MS; t += SETTLE_MS) {
+      time.now = t;
+      assert.equal(tallies.admit('p', hour, 100), t / SETTLE_MS + 1, `admitted at ${t} ms`);
+      await tallies.settle();
+    }
+    time.now = UNSETTLED_MAX_MS + 1;
+    assert.equal(tallies.admit('p', hour, 100), 'unsettled');
+    assert.equal(tallies.admit('q', hour, 100), 1, 'a project with nothing unsettled is admitted');
+    shared.down = false;
+    await tallies.settle();
+    assert.equal(shared.row('p', hour), UNSETTLED_MAX_MS / SETTLE_MS + 1, 'none lost, none twice');
+    assert.equal(tallies.admit('p', hour, 100), UNSETTLED_MAX_MS / SETTLE_MS + 2);
+  });
+
+  it('starts a new hour from nothing, whatever the last one left unsettled', async () => {
+    const shared = sharedCounts();
+    const tallies = new RequestTallies(shared.settle, clock().read);
+    tallies.admit('p', hour, 2);
+    tallies.admit('p', hour, 2);
+    assert.equal(tallies.admit('p', hour, 2), 'over_limit');
+    const next = new Date(hour.getTime() + 3_600_000);
+    assert.equal(tallies.admit('p', next, 2), 1);
+    await tallies.settle();
+    assert.deepEqual([shared.row('p', hour), shared.row('p', next)], [0, 1]);
+  });
+
+  it('lets processes together past the cap by at most what each admits between two settles', async () => {
+    const shared = sharedCounts();
+    const processes = Array.from({ length: 3 }, () => new RequestTallies(shared.settle, clock().read));
+    const cap = 50;
+    const perInterval = 7;
+    let admitted = 0;
+    for (let interval = 0; interval < 20; interval++) {
+      for (const p of processes) {
+        for (let i = 0; i < perInterval; i++) if (typeof p.admit('p', hour, cap) === 'number') admitted++;
+      }
+      for (const p of processes) await p.settle();
+    }
+    assert.equal(shared.row('p', hour), admitted, 'the shared count holds every admitted request');
+    assert.ok(admitted >= cap, `${admitted} admitted`);
+    assert.ok(admitted <= cap + processes.length * perInterval, `${admitted} admitted for a cap of ${cap}`);
+  });
 });
 
 describe('failed authentication throttle', () => {
