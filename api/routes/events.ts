@@ -3,7 +3,7 @@ import { withoutPii } from '../../domain/pii-filter.js';
 import { userKey } from '../../lib/kafka/topics.js';
 import { sealEvent } from '../../domain/sealed-user.js';
 import type { UserSealing } from '../sealing.js';
-import { fieldError, unavailable } from '../errors.js';
+import { RETRY_AFTER_S, fieldError, unavailable } from '../errors.js';
 import type { Logger } from '../../lib/log.js';
 import type { Publisher } from '../publisher.js';
 import { type Route, defineRoute } from '../route.js';
@@ -28,7 +28,7 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
     const users = [...new Set(records.map((r) => r.user_id))];
     const keys = await requestWaits.timed('user_keys', sealing.keysFor(projectId, users)).catch((err: unknown) => {
       log.error({ err }, 'user keys could not be read or made');
-      throw unavailable('The key store is unavailable; nothing was applied. Retry the request.');
+      throw unavailable('The key store is unavailable; nothing was applied. Retry the request.', RETRY_AFTER_S);
     });
     const messages = records.map((r) => {
       const { ref, key } = keys.get(r.user_id)!;
