@@ -19,31 +19,16 @@ function single(ctx: Context, name: string): string | undefined {
   return value;
 }
 
-export function integerParam(ctx: Context, name: string, fallback: number, min: number, max: number): number {
-  const raw = single(ctx, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    throw fieldError(name, 'invalid_value', `${name} must be an integer from ${min} to ${max}.`);
-  }
-  return value;
-}
+/** The highest page number a list takes. */
+const MAX_PAGE = 1_000_000;
 
-export function numberParam(
-  ctx: Context,
-  name: string,
-  range: { min?: number; max?: number } = {},
-): number | undefined {
+/**
+ * A numeric query parameter, checked before the handler against the schema the route documents it
+ * with (api/route.ts, refuseOutOfSchemaNumbers).
+ */
+export function numberParam(ctx: Context, name: string): number | undefined {
   const raw = single(ctx, name);
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value)) throw fieldError(name, 'invalid_type', `${name} must be a number.`);
-  const { min = -Infinity, max = Infinity } = range;
-  if (value < min || value > max) {
-    const bounds = [min > -Infinity ? `at least ${min}` : '', max < Infinity ? `at most ${max}` : ''];
-    throw fieldError(name, 'out_of_range', `${name} must be ${bounds.filter(Boolean).join(' and ')}.`);
-  }
-  return value;
+  return raw === undefined ? undefined : Number(raw);
 }
 
 export function stringParam(ctx: Context, name: string, allowed?: readonly string[]): string | undefined {
@@ -59,13 +44,17 @@ export function stringParam(ctx: Context, name: string, allowed?: readonly strin
  * else (the friction points' page filter of the spec) names its page number `pageName`.
  */
 export function paging(ctx: Context, pageName = 'page'): Paging {
-  const page = integerParam(ctx, pageName, 1, 1, 1_000_000);
-  const perPage = integerParam(ctx, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
+  const page = numberParam(ctx, pageName) ?? 1;
+  const perPage = numberParam(ctx, 'per_page') ?? DEFAULT_PER_PAGE;
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
 export const pagingParams = (pageName = 'page') => [
-  { name: pageName, description: '1-based page number', schema: { type: 'integer', minimum: 1, default: 1 } },
+  {
+    name: pageName,
+    description: '1-based page number',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
+  },
   {
     name: 'per_page',
     description: `items per page (at most ${MAX_PER_PAGE})`,

@@ -75,6 +75,7 @@ export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthT
     chain.push(async (ctx) => {
       refuseUnknownParams(ctx, declared, route.refuses ?? {});
       refuseUnstorableParams(ctx);
+      refuseOutOfSchemaNumbers(ctx, route.query ?? []);
       const body = route.body ? validate(route.body, ctx.request.json) : undefined;
       await route.handle(ctx, body);
     });
@@ -121,5 +122,30 @@ function refuseUnstorableParams(ctx: Context): void {
         'invalid_characters',
         `The ${where} parameter ${bad.path} holds characters that cannot be stored.`,
       );
+  }
+}
+
+/**
+ * Every numeric query parameter is checked against the schema it is documented with (type number
+ * or integer, minimum, maximum) before the handler reads it, on every route: a value the document
+ * refuses is a 400 naming the parameter, never a value that reaches Postgres and fails there.
+ */
+function refuseOutOfSchemaNumbers(ctx: Context, params: QueryParam[]): void {
+  for (const { name, schema } of params) {
+    const raw = ctx.query[name];
+    if (typeof raw !== 'string' || (schema.type !== 'number' && schema.type !== 'integer')) continue;
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value)) {
+      throw fieldError(name, 'invalid_type', `${name} must be a number.`);
+    }
+    if (schema.type === 'integer' && !/^-?\d+$/.test(raw.trim())) {
+      throw fieldError(name, 'invalid_type', `${name} must be a whole number.`);
+    }
+    const min = typeof schema.minimum === 'number' ? schema.minimum : -Infinity;
+    const max = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+    if (value < min || value > max) {
+      const bounds = [min > -Infinity ? `at least ${min}` : '', max < Infinity ? `at most ${max}` : ''];
+      throw fieldError(name, 'out_of_range', `${name} must be ${bounds.filter(Boolean).join(' and ')}.`);
+    }
   }
 }

@@ -94,7 +94,7 @@ export function frictionRoutes(db: Pool): Route[] {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
         const page = stringParam(ctx, 'page') ?? null;
-        const min = numberParam(ctx, 'min_friction_index', { min: 0, max: 1 }) ?? 0;
+        const min = numberParam(ctx, 'min_friction_index') ?? 0;
         const withZero = booleanParam(ctx, 'include_zero', false);
         const paged = paging(ctx, 'page_number');
         const config = await projectAnalyticsConfig(db, projectId);

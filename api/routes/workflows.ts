@@ -107,7 +107,6 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           throw fieldError('goal', 'invalid_length', `goal must be 1 to ${MAX_GOAL_LENGTH} characters long.`);
         }
         const min = numberParam(ctx, 'min_frequency') ?? 0;
-        if (min < 0) throw fieldError('min_frequency', 'invalid_value', 'min_frequency must not be negative.');
         const paged = paging(ctx);
         const range = optionalDateRange(ctx);
         if (goal !== undefined && !(await goalReady(projectId, goal))) {
@@ -133,7 +132,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
             columns: `workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
                       efficiency_score, optimal_steps, actual_avg_steps`,
             from: 'workflows',
-            where: 'project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3',
+            where: 'project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3::float8',
             order: 'goal, rank',
           },
           [projectId, goal ?? null, min],

@@ -456,7 +456,7 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     assert.equal(errorOf(missing).code, 'not_found');
     assert.equal((await call(api, 'GET', '/analytics/cohorts/bc_nobody/users', { key: read })).status, 404);
     const bad = await call(api, 'GET', `/analytics/cohorts/${first!.id}/users?per_page=0`, { key: read });
-    assert.deepEqual(errorOf(bad).details, { field: 'per_page', reason: 'invalid_value' });
+    assert.deepEqual(errorOf(bad).details, { field: 'per_page', reason: 'out_of_range' });
     assert.equal((await call(api, 'GET', '/analytics/cohorts', { key: writeOnly })).status, 403);
     assert.deepEqual(await cohorts(other), []);
     assert.equal((await call(api, 'GET', `/analytics/cohorts/${first!.id}`, { key: other })).status, 404);
