@@ -21,7 +21,7 @@ interface KeysToMake {
 }
 
 /**
- * The API's side of sealing (docs/decisions.md, "Erasure through Kafka"): each user's pseudonym
+ * The API's side of sealing (docs/adr/0045-erasure-through-kafka.md): each user's pseudonym
  * and key, made with the user's first message. Projects' secrets and users' keys are kept by the
  * process (`keptPseudonymSecrets`, `userKeysOf`).
  *

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { TrackedEventRecord } from './tracked-event.js';
 
 /**
- * Crypto-shredding of a user's data on Kafka (docs/decisions.md, "Erasure through Kafka"):
+ * Crypto-shredding of a user's data on Kafka (docs/adr/0045-erasure-through-kafka.md):
  * messages are keyed by a pseudonym, an HMAC of the user id with the project's secret, and what
  * names the user (the user id, free properties) travels sealed with a key of the user's own, kept
  * in Postgres. Erasing the user deletes the key: every copy of every message, replays and

@@ -26,7 +26,7 @@ export interface Config {
   /**
    * A processor's fetch takes at most this many bytes of a partition: under a backlog, the size
    * of its batches. Larger batches carry more of each user's events, so a session is written once
-   * for several of them (docs/decisions.md).
+   * for several of them (docs/adr/0069-backlog-drains-in-larger-batches.md).
    */
   fetchMaxBytes: number;
   topicReplicationFactor: number;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * How long an API process answers from what it read of Postgres about a key (project, scopes,
  * rate limit) or about erasures (the epoch of users' keys) before it reads again. A change to
  * either answers only once every such reading made before it has expired (`outlastLeases`), so a
- * request sent after the change's answer always sees it (docs/decisions.md).
+ * request sent after the change's answer always sees it (docs/adr/0073-one-second-lease.md).
  */
 export const LEASE_MS = 1000;
 

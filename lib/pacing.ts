@@ -25,8 +25,8 @@ export const workerPace = (config: { workerShare: number }): RunShare => ({
 /**
  * Paces a background pass over a project's history (a new job's or goal's first pass): after each
  * step it rests long enough that its steps take at most `share` of the time it runs. A backfill
- * then leaves the rest of a busy machine to live ingest and the processors (docs/decisions.md,
- * "On a busy machine, accepting comes first"); a share of 1 never rests.
+ * then leaves the rest of a busy machine to live ingest and the processors
+ * (docs/adr/0053-accepting-comes-first.md); a share of 1 never rests.
  */
 export class BackfillPace {
   private since: number;

@@ -6,7 +6,7 @@
  * group is deleted and the sink skips the chains written before). With `--from` only what the
  * events received at or after that instant gave is taken out, each partition restarts at the
  * first such event (for analytics: the sessionizer's, once the sink has applied every chain
- * written), and older work stays (docs/decisions.md, "Replay from a date"). Either way they run
+ * written), and older work stays (docs/adr/0022-replay-from-a-date.md). Either way they run
  * here until they reach the end of the topic, printing progress.
  */
 import { ConfigError, loadConfig } from '../lib/config.js';

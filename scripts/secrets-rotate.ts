@@ -2,7 +2,7 @@
  * `npm run secrets:rotate`: seals every stored secret (webhook signing secrets, warehouse
  * passwords) with the first key of PI_SECRET_KEYS, opening those sealed with an older key of the
  * list and sealing those stored in plain text by an older version. The rotation procedure is in
- * docs/decisions.md ("Secrets at rest").
+ * docs/adr/0044-secrets-at-rest.md.
  */
 import { pathToFileURL } from 'node:url';
 import { UsageError, runCli } from '../lib/cli.js';

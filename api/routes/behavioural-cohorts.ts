@@ -53,8 +53,8 @@ async function topFeatures(db: Pool, projectId: string, cohort: CohortRow, size:
 }
 
 /**
- * What a window means for a cohort (docs/decisions.md, "Windows on workflows, job analytics and
- * cohorts"): its members (as they are now) who had a session in the range, and its size over the
+ * What a window means for a cohort (docs/adr/0048-windows-on-workflows-jobs-cohorts.md):
+ * its members (as they are now) who had a session in the range, and its size over the
  * days of the range. Nothing without a range.
  */
 async function inWindow(db: Pool, projectId: string, cohort: CohortRow, range: DateRange | undefined) {

@@ -7,7 +7,7 @@ import { PAGING_PARAMS, type Paging, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 /**
- * One cohort family (docs/decisions.md, "One cohort family"): every cohort, custom or behavioural,
+ * One cohort family (docs/adr/0043-one-cohort-family.md): every cohort, custom or behavioural,
  * is a row of `cohorts` (one id space per project); a behavioural cohort's computed numbers join it
  * from behavioural_cohorts. What the admin routes (/cohorts) and the analytics routes
  * (/analytics/cohorts) both read lives here.

@@ -11,8 +11,8 @@ import { requestWaits } from '../waits.js';
 
 /**
  * POST /events and /events/batch: 202 only once every event of the request is durably in Kafka,
- * keyed by the user's pseudonym and sealed with the user's key (docs/decisions.md, "Erasure
- * through Kafka").
+ * keyed by the user's pseudonym and sealed with the user's key
+ * (docs/adr/0045-erasure-through-kafka.md).
  */
 export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Logger): Route[] {
   const accept = async (projectId: string, inputs: TrackedEventInput[], fieldOf: (i: number) => string) => {

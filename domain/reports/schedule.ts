@@ -1,7 +1,7 @@
 import type { DateRange } from '../date-range.js';
 import { DAY_MS } from '../time.js';
 
-/** When scheduled reports go out and which days they cover (docs/decisions.md, "Scheduled reports"). */
+/** When scheduled reports go out and which days they cover (docs/adr/0014-scheduled-reports.md). */
 
 export const SCHEDULES = ['daily', 'weekly', 'monthly'] as const;
 export type Schedule = (typeof SCHEDULES)[number];

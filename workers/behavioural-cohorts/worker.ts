@@ -186,7 +186,7 @@ async function store(
        select $1, l.cohort_id, a.user_id, a.features from assigned a join unnest($2::int[], $3::text[]) as l(label, cohort_id) using (label)`,
       [projectId, labels, ids],
     );
-    // Counted once per computation, not on each GET (docs/decisions.md, "Behavioural cohorts").
+    // Counted once per computation, not on each GET (docs/adr/0052-cohort-top-features-counted-by-worker.md).
     await client.query(
       `update behavioural_cohorts b set top_features = t.features
        from (
