@@ -21,6 +21,14 @@ interface JobInput {
   target_audience?: TargetAudience;
   automation?: { level?: string; requires_confirmation?: boolean };
 }
+/** A PATCH body: null clears a field; the read-only fields of a job as read are accepted (job-update.json). */
+type JobUpdate = {
+  [K in keyof JobInput]?: JobInput[K] | (K extends 'name' | 'priority' | 'status' ? never : null);
+} & { id?: string };
+
+/** The fields a PATCH may change, in the column order of its statement. */
+const UPDATABLE = ['name', 'description', 'goal', 'priority', 'status', 'target_audience', 'automation'] as const;
+
 interface JobRow {
   job_id: string;
   name: string;
@@ -197,7 +205,7 @@ export function jobRoutes(db: Pool): Route[] {
         ctx.body = { id: job.job_id, name: job.name, status: job.status, created_at: job.created_at.toISOString() };
       },
     }),
-    defineRoute<JobInput>({
+    defineRoute<JobUpdate>({
       method: 'PATCH',
       path: '/jobs/:job_id',
       tag: 'Jobs',
@@ -206,13 +214,23 @@ export function jobRoutes(db: Pool): Route[] {
       body: 'job-update.json',
       success: { status: 200, schema: 'Job', description: 'the full job after the update' },
       errors: {
+        400: 'id names another job, or the job would be active without a goal',
         404: 'No such job in this project',
         409: 'Illegal status move (details.from, details.to, details.allowed)',
       },
       async handle(ctx, input) {
-        checkAudience(input.target_audience);
+        checkAudience(input.target_audience ?? undefined);
         const updated = await inTransaction(db, async (client) => {
           const job = await findJob(client, ctx.state.auth.projectId, pathParam(ctx, 'job_id'), true);
+          if (input.id !== undefined && input.id !== job.job_id) {
+            throw fieldError('id', 'invalid_value', `id is read-only: this is job ${job.job_id}, not ${input.id}.`);
+          }
+          // Made active, or its goal cleared while active (a job already active without one may still be renamed).
+          const activates = input.status === 'active' && job.status !== 'active';
+          const clears = input.goal === null && (input.status ?? job.status) === 'active';
+          if ((activates && (input.goal === undefined ? job.goal : input.goal) === null) || clears) {
+            throw fieldError('goal', 'required', 'An active job needs a goal: the event that completes it.');
+          }
           if (input.status && !canMove(job.status, input.status)) {
             throw new ApiError(409, 'conflict', `A ${job.status} job cannot become ${input.status}.`, {
               field: 'status',
@@ -221,23 +239,15 @@ export function jobRoutes(db: Pool): Route[] {
               allowed: allowedMoves(job.status),
             });
           }
+          // Each field: $3 + 2i says whether it was given, $4 + 2i its value (null clears it).
           const { rows } = await client.query<JobRow>(
-            `update jobs set
-                 name = coalesce($3, name), description = coalesce($4, description), goal = coalesce($5, goal),
-                 priority = coalesce($6, priority), status = coalesce($7, status),
-                 target_audience = coalesce($8, target_audience), automation = coalesce($9, automation),
+            `update jobs set ${UPDATABLE.map((f, i) => `${f} = case when $${3 + 2 * i} then $${4 + 2 * i} else ${f} end`).join(', ')},
                  updated_at = now()
                where project_id = $1 and job_id = $2 returning *`,
             [
               ctx.state.auth.projectId,
               job.job_id,
-              input.name ?? null,
-              input.description ?? null,
-              input.goal ?? null,
-              input.priority ?? null,
-              input.status ?? null,
-              input.target_audience ?? null,
-              input.automation ?? null,
+              ...UPDATABLE.flatMap((f) => [input[f] !== undefined, input[f] ?? null]),
             ],
           );
           return rows[0]!;

@@ -75,7 +75,9 @@ describe('write endpoints under malformed input (property-based)', () => {
       `update projects set rate_tier = 'enterprise', rate_limit_per_hour = 1000000 where project_id = $1`,
       [projectId],
     );
-    jobId = (await call<{ id: string }>(api, 'POST', '/jobs', { key, json: { name: 'fuzz target' } })).body.id;
+    jobId = (
+      await call<{ id: string }>(api, 'POST', '/jobs', { key, json: { name: 'fuzz target', goal: 'fuzz_goal' } })
+    ).body.id;
     await call(api, 'POST', '/users/identify', { key, json: { user_id: 'fuzz-user' } });
   });
   after(async () => {

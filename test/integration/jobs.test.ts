@@ -93,7 +93,10 @@ describe('jobs API', () => {
   });
 
   it('updates any subset, moves status along the state machine and answers 409 to an illegal move', async () => {
-    const { body: created } = await call<{ id: string }>(api, 'POST', '/jobs', { key: admin, json: { name: 'J' } });
+    const { body: created } = await call<{ id: string }>(api, 'POST', '/jobs', {
+      key: admin,
+      json: { name: 'J', goal: 'j_done' },
+    });
     const path = `/jobs/${created.id}`;
 
     const activate = await call<Record<string, unknown>>(api, 'PATCH', path, {
@@ -134,6 +137,42 @@ describe('jobs API', () => {
     assert.deepEqual([nul.status, errorOf(nul).details.reason], [400, 'invalid_characters']);
     const missing = await call(api, 'PATCH', '/jobs/job_0000000000000000', { key: admin, json: { name: 'x' } });
     assert.equal(missing.status, 404);
+  });
+
+  it('takes back a job as it was read (read-modify-write): read-only fields ignored, nulls clear', async () => {
+    const { body: created } = await call<{ id: string }>(api, 'POST', '/jobs', { key: admin, json: sample });
+    const path = `/jobs/${created.id}`;
+    const { body: read } = await call<Record<string, unknown>>(api, 'GET', path, { key: admin });
+    const written = await call<Record<string, unknown>>(api, 'PATCH', path, {
+      key: admin,
+      json: { ...read, name: 'Renamed', description: null, automation: null },
+    });
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    assert.deepEqual(
+      { ...written.body, updated_at: read.updated_at },
+      { ...read, name: 'Renamed', description: null, automation: null },
+    );
+    const other = await call(api, 'PATCH', path, { key: admin, json: { ...read, id: 'job_0000000000000000' } });
+    assert.deepEqual([other.status, errorOf(other).details], [400, { field: 'id', reason: 'invalid_value' }]);
+    const typo = await call(api, 'PATCH', path, { key: admin, json: { ...read, nmae: 'x' } });
+    assert.deepEqual([typo.status, errorOf(typo).details.reason], [400, 'unknown_field']);
+  });
+
+  it('makes a job active only with a goal, the event that completes it', async () => {
+    const { body: created } = await call<{ id: string }>(api, 'POST', '/jobs', {
+      key: admin,
+      json: { name: 'no goal' },
+    });
+    const path = `/jobs/${created.id}`;
+    const refused = await call(api, 'PATCH', path, { key: admin, json: { status: 'active' } });
+    assert.deepEqual([refused.status, errorOf(refused).details], [400, { field: 'goal', reason: 'required' }]);
+    const withGoal = await call<{ status: string }>(api, 'PATCH', path, {
+      key: admin,
+      json: { status: 'active', goal: 'setup_done' },
+    });
+    assert.deepEqual([withGoal.status, withGoal.body.status], [200, 'active']);
+    const cleared = await call(api, 'PATCH', path, { key: admin, json: { goal: null } });
+    assert.deepEqual([cleared.status, errorOf(cleared).details.field], [400, 'goal']);
   });
 
   it('deletes a job, then answers 404', async () => {
@@ -185,7 +224,7 @@ describe('jobs API', () => {
     );
     const beyond = await call<{ jobs: unknown[]; total: number }>(api, 'GET', '/jobs?page=9', { key });
     assert.deepEqual([beyond.body.jobs.length, beyond.body.total], [0, 5]);
-    await call(api, 'PATCH', `/jobs/${ids[2]}`, { key, json: { status: 'active' } });
+    await call(api, 'PATCH', `/jobs/${ids[2]}`, { key, json: { status: 'active', goal: 'listed_goal' } });
     const active = await call<{ jobs: { id: string }[]; total: number }>(api, 'GET', '/jobs?status=active', { key });
     assert.deepEqual([active.body.total, active.body.jobs[0]?.id], [1, ids[2]]);
 

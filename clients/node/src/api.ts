@@ -1670,17 +1670,28 @@ export interface components {
              */
             type: "all" | "segment";
         };
-        /** Job (update: any subset of fields) */
+        /**
+         * Job (update: any subset of fields; a job as read may be sent back)
+         * @description Fields left out keep their value; null clears description, goal, target_audience and automation. The read-only fields of a job as GET /jobs/{id} answers it (id, created_at, updated_at, metrics) are accepted and ignored, so that a client may change what it read and send it back; id must then name this job. A job becomes active only with a goal.
+         */
         "job-update": {
-            automation?: components["schemas"]["job-create.automation"];
-            description?: string;
-            goal?: string;
+            automation?: components["schemas"]["job-create.automation"] | null;
+            /** @description read-only, ignored */
+            created_at?: string;
+            description?: string | null;
+            goal?: string | null;
+            /** @description read-only: must be this job's id */
+            id?: string;
+            /** @description read-only, ignored */
+            metrics?: Record<string, unknown>;
             name?: string;
             /** @enum {unknown} */
             priority?: "low" | "medium" | "high" | "critical";
             /** @enum {unknown} */
             status?: "draft" | "active" | "paused" | "completed" | "archived";
-            target_audience?: components["schemas"]["job-create.target_audience"];
+            target_audience?: components["schemas"]["job-create.target_audience"] | null;
+            /** @description read-only, ignored */
+            updated_at?: string;
         };
         JobAnalytics: {
             /** @description present when date_range was given */
@@ -5898,7 +5909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description Invalid request (details.field, details.reason) */
+            /** @description id names another job, or the job would be active without a goal */
             400: {
                 headers: {
                     [name: string]: unknown;
