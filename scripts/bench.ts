@@ -6,12 +6,14 @@
  *   export      the raw-event export's speed and memory
  *   reads       DESIGN §8: every analytics GET's latency over 10M events of 100k users loaded through npm start
  *   raw-limits  Kafka's own producer/consumer perf tools and Postgres COPY on this machine
+ *   ingest-path the API's path alone, JSON body → Kafka record bytes, CPU per event by stage (a diagnosis)
  *   workers     one pass of each Postgres-driven worker over a stored history after a trickle
  */
 import { runCli, UsageError } from '../lib/cli.js';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
+import { ingestPathBench } from './bench/ingest-path.js';
 import { liveBench } from './bench/live.js';
 import { partsBench } from './bench/parts.js';
 import { rawLimits } from './bench/raw-limits.js';
@@ -28,7 +30,7 @@ const whole = (name: string, value: string | undefined, fallback: number, min = 
 
 await runCli(
   {
-    usage: 'npm run bench -- live|reads|parts|export|raw-limits|workers [options]',
+    usage: 'npm run bench -- live|reads|parts|export|raw-limits|ingest-path|workers [options]',
     summary: 'Benchmarks (never tests): see the header of scripts/bench.ts and docs/performance.md.',
     positionals: 'mode',
     options: {
@@ -64,6 +66,7 @@ await runCli(
       project: { type: 'string', arg: 'name', help: 'workers: project of the history (default bench-workers)' },
       baseline: { type: 'string', arg: 'dir', help: "workers: also time another checkout's workers" },
       concurrency: { type: 'string', arg: 'n', help: 'parts: parallel ingest requests (default 4)' },
+      batch: { type: 'string', arg: 'n', help: 'ingest-path: events per request body (default 500)' },
     },
   },
   async ({ values, positionals }) => {
@@ -113,6 +116,8 @@ await runCli(
       report = await rawLimits(services, whole('raw-limits', values['raw-limits'], 1_000_000, 1), 'bench');
       await services.close();
       await stackDown(config, () => undefined, started);
+    } else if (mode === 'ingest-path') {
+      report = await ingestPathBench({ batch: whole('batch', values.batch, 500, 1), seconds: 2 });
     } else if (mode === 'workers') {
       report = await workersBench({
         users: whole('users', values.users, 2000, 1),
@@ -124,7 +129,7 @@ await runCli(
       });
     } else
       throw new UsageError(
-        `mode: expected live, reads, parts, export, raw-limits or workers, got ${mode ?? 'nothing'}`,
+        `mode: expected live, reads, parts, export, raw-limits, ingest-path or workers, got ${mode ?? 'nothing'}`,
       );
     console.log(JSON.stringify(report, null, 2));
   },
