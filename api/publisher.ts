@@ -167,7 +167,11 @@ export class Publisher {
         }
         if (batch.length === 0) continue;
         const byTopic = new Map<string, Encoded[]>();
-        for (const q of batch) byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), ...q.messages]);
+        for (const q of batch) {
+          let messages = byTopic.get(q.topic);
+          if (!messages) byTopic.set(q.topic, (messages = []));
+          for (const m of q.messages) messages.push(m);
+        }
         try {
           await this.producer.sendBatch({
             acks: -1,
