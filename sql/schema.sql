@@ -929,12 +929,16 @@ create table webhook_subscriptions (
   events text[] not null,
   secret text not null,
   created_at timestamp with time zone not null default now(),
+  status text not null default 'active'::text,
+  updated_at timestamp with time zone not null default now(),
   constraint webhook_subscriptions_events_check CHECK ((cardinality(events) > 0)),
   constraint webhook_subscriptions_pkey PRIMARY KEY (project_id, webhook_id),
   constraint webhook_subscriptions_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
+  constraint webhook_subscriptions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text]))),
   constraint webhook_subscriptions_url_check CHECK ((url ~~ 'https://%'::text))
 );
 CREATE INDEX webhook_subscriptions_project_created ON public.webhook_subscriptions USING btree (project_id, created_at DESC, webhook_id);
+CREATE TRIGGER webhook_subscriptions_resumed AFTER UPDATE OF status ON public.webhook_subscriptions FOR EACH ROW WHEN (((old.status = 'paused'::text) AND (new.status = 'active'::text))) EXECUTE FUNCTION pi_on_webhook_resumed();
 
 create table workflow_attempts (
   project_id uuid not null,
@@ -1120,7 +1124,7 @@ AS $function$
   select p_project, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'subscription', s.webhook_id, p_event, p_user,
          jsonb_build_object('event', p_event, 'data', p_data, 'timestamp', pi_utc(now()))
   from webhook_subscriptions s
-  where s.project_id = p_project and p_event = any (s.events)
+  where s.project_id = p_project and p_event = any (s.events) and s.status = 'active'
 $function$;
 
 CREATE OR REPLACE FUNCTION public.pi_on_cohort_change()
@@ -1288,6 +1292,15 @@ CREATE OR REPLACE FUNCTION public.pi_on_user_metrics_truncated()
 AS $function$
 begin
   delete from cohort_evaluations;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.pi_on_webhook_resumed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform pg_notify('pi_webhooks', json_build_object('project_id', new.project_id, 'webhook_id', new.webhook_id)::text);
   return null;
 end $function$;
 

@@ -31,7 +31,14 @@ const apiKey = {
   revoked_at: nullable(timestamp),
   allowed_origins: { ...nullable({ type: 'array' }), items: str, description: 'browser keys: the origins allowed' },
 };
-const webhook = { id: str, url: str, events: strings, created_at: timestamp };
+const webhook = {
+  id: str,
+  url: str,
+  events: strings,
+  status: { ...enumOf('active', 'paused'), description: 'paused: no new deliveries; queued ones are held' },
+  created_at: timestamp,
+  updated_at: timestamp,
+};
 const integration = { url: str, events: strings, created_at: timestamp, updated_at: timestamp };
 const delivery = {
   id: str,
@@ -110,6 +117,7 @@ export const ADMIN_SCHEMAS = {
   Webhook: obj(webhook),
   WebhookCreated: obj({ ...webhook, secret: { ...str, description: 'whsec_…, shown once (Standard Webhooks)' } }),
   WebhookList: paged('webhooks', ref('Webhook')),
+  WebhookTest: obj({ delivery_id: str, webhook_id: str, event: literal('test'), status: literal('pending') }),
   Delivery: obj(delivery),
   DeliveryList: paged('deliveries', ref('Delivery')),
   DeliveryDetail: obj({

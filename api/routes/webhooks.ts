@@ -7,19 +7,36 @@ import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { SEALED, type SecretBox } from '../../lib/secret-box.js';
 
+/** paused: no new deliveries, queued ones held (sql/migrations/36_webhook_pause.sql). */
+type WebhookStatus = 'active' | 'paused';
+
 interface WebhookRow {
   webhook_id: string;
   url: string;
   events: string[];
+  status: WebhookStatus;
   created_at: Date;
+  updated_at: Date;
 }
 
 const present = (row: WebhookRow) => ({
   id: row.webhook_id,
   url: row.url,
   events: row.events,
+  status: row.status,
   created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
 });
+
+/** A PATCH body (webhook-update.json): the read-only fields of a subscription as read are accepted. */
+interface WebhookUpdate {
+  url?: string;
+  events?: string[];
+  status?: WebhookStatus;
+  id?: string;
+  created_at?: string;
+  updated_at?: string;
+}
 
 /** Deliveries go to public HTTPS endpoints only (the sender checks resolved addresses again). */
 export function checkWebhookUrl(raw: string, targets: TargetPolicy): string {
@@ -237,6 +254,98 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
         }
         ctx.status = 202;
         ctx.body = presentDelivery(rows[0]);
+      },
+    }),
+    // After /webhooks/deliveries: the router answers with the first route declared that matches.
+    defineRoute({
+      method: 'GET',
+      path: '/webhooks/:webhook_id',
+      tag: 'Webhooks',
+      summary: 'One webhook subscription (without its secret), as listed',
+      scope: 'admin',
+      success: { status: 200, schema: 'Webhook', description: '{ id, url, events, status, created_at, updated_at }' },
+      errors: { 404: 'No such subscription in this project' },
+      async handle(ctx) {
+        const { rows } = await db.query<WebhookRow>(
+          'select * from webhook_subscriptions where project_id = $1 and webhook_id = $2',
+          [ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')],
+        );
+        if (!rows[0]) throw notFound('webhook subscription');
+        ctx.body = present(rows[0]);
+      },
+    }),
+    defineRoute<WebhookUpdate>({
+      method: 'PATCH',
+      path: '/webhooks/:webhook_id',
+      tag: 'Webhooks',
+      summary:
+        'Change the URL or events of a subscription, or pause (status paused: no new deliveries, queued ones held) and resume it',
+      scope: 'admin',
+      body: 'webhook-update.json',
+      success: { status: 200, schema: 'Webhook', description: 'the subscription after the update' },
+      errors: {
+        400: 'The URL is refused as at creation (https only, no credentials, no private target), or id names another subscription',
+        404: 'No such subscription in this project',
+      },
+      async handle(ctx, input) {
+        const webhookId = pathParam(ctx, 'webhook_id');
+        const url = input.url === undefined ? null : checkWebhookUrl(input.url, targets);
+        // Checked before the update, so a refused body changes nothing; an unknown id is a 404 first.
+        if (input.id !== undefined && input.id !== webhookId) {
+          const { rowCount } = await db.query(
+            'select 1 from webhook_subscriptions where project_id = $1 and webhook_id = $2',
+            [ctx.state.auth.projectId, webhookId],
+          );
+          if (rowCount === 0) throw notFound('webhook subscription');
+          throw fieldError(
+            'id',
+            'invalid_value',
+            `id is read-only: this is subscription ${webhookId}, not ${input.id}.`,
+          );
+        }
+        const { rows } = await db.query<WebhookRow>(
+          `update webhook_subscriptions
+           set url = coalesce($3, url), events = coalesce($4, events), status = coalesce($5, status), updated_at = now()
+           where project_id = $1 and webhook_id = $2 returning *`,
+          [ctx.state.auth.projectId, webhookId, url, input.events ?? null, input.status ?? null],
+        );
+        if (!rows[0]) throw notFound('webhook subscription');
+        ctx.body = present(rows[0]);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/webhooks/:webhook_id/test',
+      tag: 'Webhooks',
+      summary:
+        'Queue a signed test delivery (event "test") to a subscription, sent even while it is paused; it is logged like every delivery',
+      scope: 'admin',
+      success: {
+        status: 202,
+        schema: 'WebhookTest',
+        description: '{ delivery_id, webhook_id, event: "test", status: "pending" }',
+      },
+      errors: { 404: 'No such subscription in this project' },
+      async handle(ctx) {
+        // The payload has the shape of the subscription's other deliveries: { event, data, timestamp }.
+        const { rows } = await db.query<{ delivery_id: string; webhook_id: string }>(
+          `insert into webhook_deliveries (project_id, delivery_id, target, webhook_id, event, payload)
+           select project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'subscription', webhook_id, 'test',
+                  jsonb_build_object('event', 'test', 'timestamp', pi_utc(now()),
+                                     'data', jsonb_build_object('webhook_id', webhook_id,
+                                                                'message', 'A test event from the admin API.'))
+           from webhook_subscriptions where project_id = $1 and webhook_id = $2
+           returning delivery_id, webhook_id`,
+          [ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')],
+        );
+        if (!rows[0]) throw notFound('webhook subscription');
+        ctx.status = 202;
+        ctx.body = {
+          delivery_id: rows[0].delivery_id,
+          webhook_id: rows[0].webhook_id,
+          event: 'test',
+          status: 'pending',
+        };
       },
     }),
   ];

@@ -285,6 +285,13 @@ describe('OpenAPI document', function () {
     });
     assert.equal(hook.status, 201);
     await expectStatus(api.call('GET', '/webhooks', { key: admin }), 200);
+    const subscription = { webhook_id: hook.body.id };
+    await expectStatus(api.call('GET', '/webhooks/{webhook_id}', { key: admin, params: subscription }), 200);
+    await expectStatus(
+      api.call('PATCH', '/webhooks/{webhook_id}', { key: admin, params: subscription, json: { status: 'paused' } }),
+      200,
+    );
+    await expectStatus(api.call('POST', '/webhooks/{webhook_id}/test', { key: admin, params: subscription }), 202);
     const integration = { url: 'https://crm.example.com/pi' };
     await expectStatus(api.call('PUT', '/settings/integrations/webhook', { key: admin, json: integration }), 201);
     await expectStatus(api.call('PUT', '/settings/integrations/webhook', { key: admin, json: integration }), 200);

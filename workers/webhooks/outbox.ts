@@ -29,7 +29,8 @@ const CLAIM_LOCK = 'pi-webhook-claim';
  * delivery first, then each one's second, and so on. A project never holds more than `perProject`
  * leased deliveries (all senders together), so a black-hole endpoint ties up its own project's
  * slots and nobody else's. The attempt is logged before the request, so a death mid-request still
- * leaves a trace.
+ * leaves a trace. Deliveries of a paused subscription are held (left pending, unclaimed) until it is
+ * resumed; its test deliveries are not.
  */
 export async function claimDeliveries(
   db: Pool,
@@ -44,8 +45,11 @@ export async function claimDeliveries(
        due as (
          select project_id, delivery_id, next_attempt_at,
                 row_number() over (partition by project_id order by next_attempt_at, delivery_id) as turn
-         from webhook_deliveries
-         where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())),
+         from webhook_deliveries d
+         where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+           and not exists (select 1 from webhook_subscriptions s
+                           where s.project_id = d.project_id and s.webhook_id = d.webhook_id
+                             and s.status = 'paused' and d.event <> 'test')),
        picked as (
          select due.project_id, due.delivery_id from due left join leased using (project_id)
          where due.turn <= $2 - coalesce(leased.n, 0)

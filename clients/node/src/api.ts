@@ -844,11 +844,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One webhook subscription (without its secret), as listed */
+        get: operations["getWebhooksWebhook_id"];
         put?: never;
         post?: never;
         /** Remove a webhook subscription */
         delete: operations["deleteWebhooksWebhook_id"];
+        options?: never;
+        head?: never;
+        /** Change the URL or events of a subscription, or pause (status paused: no new deliveries, queued ones held) and resume it */
+        patch: operations["patchWebhooksWebhook_id"];
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a signed test delivery (event "test") to a subscription, sent even while it is paused; it is logged like every delivery */
+        post: operations["postWebhooksWebhook_idTest"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1951,16 +1970,44 @@ export interface components {
             created_at: string;
             events: string[];
             id: string;
+            /**
+             * @description paused: no new deliveries; queued ones are held
+             * @enum {unknown}
+             */
+            status: "active" | "paused";
+            /** Format: date-time */
+            updated_at: string;
             url: string;
         };
         /** Webhook subscription */
         "webhook-create": {
-            events: ("job.completed" | "user.friction_detected" | "cohort.changed")[];
+            events: components["schemas"]["webhook-create.events"];
+            url: components["schemas"]["webhook-create.url"];
+        };
+        "webhook-create.events": ("job.completed" | "user.friction_detected" | "cohort.changed")[];
+        /**
+         * Format: uri
+         * @description HTTPS address that receives the deliveries.
+         */
+        "webhook-create.url": string;
+        /**
+         * Webhook subscription (update: any subset of fields; a subscription as read may be sent back)
+         * @description Fields left out keep their value. status paused stops new deliveries (events meanwhile are not queued for it) and holds the ones already queued until it is active again. A new url is checked as at creation. The read-only fields of a subscription as GET /webhooks/{id} answers it (id, created_at, updated_at) are accepted and ignored, so that a client may change what it read and send it back; id must then name this subscription.
+         */
+        "webhook-update": {
+            /** @description read-only, ignored */
+            created_at?: string;
+            events?: components["schemas"]["webhook-create.events"];
+            /** @description read-only: must be this subscription's id */
+            id?: string;
             /**
-             * Format: uri
-             * @description HTTPS address that receives the deliveries.
+             * @description paused: no new deliveries; queued ones are held
+             * @enum {unknown}
              */
-            url: string;
+            status?: "active" | "paused";
+            /** @description read-only, ignored */
+            updated_at?: string;
+            url?: components["schemas"]["webhook-create.url"];
         };
         WebhookCreated: {
             /** Format: date-time */
@@ -1969,6 +2016,13 @@ export interface components {
             id: string;
             /** @description whsec_…, shown once (Standard Webhooks) */
             secret: string;
+            /**
+             * @description paused: no new deliveries; queued ones are held
+             * @enum {unknown}
+             */
+            status: "active" | "paused";
+            /** Format: date-time */
+            updated_at: string;
             url: string;
         };
         WebhookList: {
@@ -1976,6 +2030,14 @@ export interface components {
             per_page: number;
             total: number;
             webhooks: components["schemas"]["Webhook"][];
+        };
+        WebhookTest: {
+            delivery_id: string;
+            /** @constant */
+            event: "test";
+            /** @constant */
+            status: "pending";
+            webhook_id: string;
         };
         Workflow: {
             /** @description seconds */
@@ -7486,6 +7548,88 @@ export interface operations {
             };
         };
     };
+    getWebhooksWebhook_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { id, url, events, status, created_at, updated_at } */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteWebhooksWebhook_id: {
         parameters: {
             query?: never;
@@ -7510,6 +7654,192 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchWebhooksWebhook_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["webhook-update"];
+            };
+        };
+        responses: {
+            /** @description the subscription after the update */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The URL is refused as at creation (https only, no credentials, no private target), or id names another subscription */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such subscription in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWebhooksWebhook_idTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { delivery_id, webhook_id, event: "test", status: "pending" } */
+            202: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTest"];
                 };
             };
             /** @description Invalid request (details.field, details.reason) */

@@ -117,6 +117,17 @@ export abstract class ApiCalls {
   listWebhooks(query?: Query<'getWebhooks'>) {
     return this.get<Schemas['WebhookList']>('/webhooks', query);
   }
+  getWebhook(webhookId: string) {
+    return this.get<Schemas['Webhook']>(`/webhooks/${segment(webhookId)}`);
+  }
+  /** url, events, or status (`paused`: no new deliveries, queued ones held until `active`). */
+  updateWebhook(webhookId: string, changes: Body<'patchWebhooksWebhook_id'>) {
+    return this.send<Schemas['Webhook']>('PATCH', `/webhooks/${segment(webhookId)}`, changes);
+  }
+  /** Queues a signed delivery of event `test`; it shows in listDeliveries. */
+  testWebhook(webhookId: string) {
+    return this.send<Schemas['WebhookTest']>('POST', `/webhooks/${segment(webhookId)}/test`);
+  }
   deleteWebhook(webhookId: string) {
     return this.send<Schemas['Deleted']>('DELETE', `/webhooks/${segment(webhookId)}`);
   }
