@@ -1,16 +1,7 @@
 import type { DateRange } from '../domain/date-range.js';
-import { type FrictionTotals, noFriction } from '../domain/friction/index.js';
+import { type FrictionTotals, commonIssues, noFriction } from '../domain/friction/index.js';
 import type { Pool, PoolClient } from '../lib/db.js';
 import { summedFacts } from './friction-facts.js';
-
-/** Signal kinds as friction_points[].common_issues names them. */
-export const ISSUE_NAMES: Record<string, string> = {
-  confusion_loop: 'confusion',
-  backtrack: 'backtracking',
-  rage_click: 'rage clicks',
-  dead_click: 'dead clicks',
-  idle: 'idle',
-};
 
 /**
  * How many signals of each kind a page's daily row counts: one dead click, rage burst, loop,
@@ -45,12 +36,8 @@ export async function stepFriction(
   );
   return new Map(
     rows.map(({ dead_click, rage_click, confusion_loop, backtrack, idle, ...totals }) => {
-      const counts = Object.entries({ dead_click, rage_click, confusion_loop, backtrack, idle }) as [string, number][];
-      const issues = counts
-        .filter(([, n]) => n > 0)
-        .sort(([a, n], [b, m]) => m - n || (a < b ? -1 : 1))
-        .map(([kind]) => ISSUE_NAMES[kind]!);
-      return [totals.page, { ...totals, common_issues: issues }];
+      const common_issues = commonIssues({ dead_click, rage_click, confusion_loop, backtrack, idle });
+      return [totals.page, { ...totals, common_issues }];
     }),
   );
 }

@@ -5,15 +5,9 @@ import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { notFound } from '../errors.js';
 import { contextQualityFactor, contextualSuccessRate, round } from '../../domain/metrics.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
+import { commonIssues } from '../../domain/friction/index.js';
 
 type ContextRow = Omit<ContextFacts, 'event'>;
-
-const ISSUE_NAMES = {
-  dead_click: 'dead_clicks',
-  rage_click: 'rage_clicks',
-  confusion_loop: 'confusion',
-  backtrack: 'backtracking',
-} as const;
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
@@ -76,10 +70,7 @@ export function eventContextRoutes(db: Pool): Route[] {
             contextualSuccessRate(rate(r), contextQualityFactor(r.context, frictionOf(r))),
           ),
         });
-        const issues = (Object.keys(ISSUE_NAMES) as (keyof typeof ISSUE_NAMES)[])
-          .filter((k) => empty[k] > 0)
-          .sort((a, b) => empty[b] - empty[a])
-          .map((k) => ISSUE_NAMES[k]);
+        const issues = commonIssues(empty);
         const total = data.count + empty.count;
         const recommendations: string[] = [];
         if (empty.count > 0 && data.count > 0 && rate(data) - rate(empty) >= 0.1) {

@@ -68,3 +68,26 @@ export function frictionIndex(t: FrictionTotals, weights: AnalyticsConfig['weigh
     weights.idle * r.idle;
   return total > 0 ? sum / total : 0;
 }
+
+/**
+ * The names of friction signal kinds wherever an answer lists them (`common_issues` of a workflow
+ * step's friction points and of an event's empty state), one spelling for both (docs/metrics.md).
+ */
+export const ISSUE_NAMES = {
+  dead_click: 'dead_clicks',
+  rage_click: 'rage_clicks',
+  confusion_loop: 'confusion',
+  backtrack: 'backtracking',
+  idle: 'idle',
+} as const;
+
+export type IssueKind = keyof typeof ISSUE_NAMES;
+
+/** The kinds with at least one signal, named as answers name them, most signals first (ties in ISSUE_NAMES' order). */
+export function commonIssues(counts: Partial<Record<IssueKind, number>>): string[] {
+  const kinds = Object.keys(ISSUE_NAMES) as IssueKind[];
+  return kinds
+    .filter((k) => (counts[k] ?? 0) > 0)
+    .sort((a, b) => counts[b]! - counts[a]! || kinds.indexOf(a) - kinds.indexOf(b))
+    .map((k) => ISSUE_NAMES[k]);
+}

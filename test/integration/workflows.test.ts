@@ -6,6 +6,7 @@ import { startWorkflowWorker } from '../../workers/workflows/worker.js';
 import { type StepEvent, stepsOf } from '../../domain/workflows/steps.js';
 import { startApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
+import { ISSUE_NAMES } from '../../domain/friction/index.js';
 import {
   call,
   count,
@@ -402,6 +403,11 @@ describe('workflows: paths to goals, materialized', function () {
     assert.ok(efficiency.friction_points[0]!.friction_index > 0);
     const issues = new Set(efficiency.friction_points.flatMap((p) => p.common_issues));
     assert.ok(issues.has('confusion') && issues.has('backtracking'), [...issues].join());
+    // Spelt as the event context spells them (one name per signal kind in every answer).
+    assert.deepEqual(
+      [...issues].filter((i) => !Object.values(ISSUE_NAMES).includes(i as never)),
+      [],
+    );
     assert.deepEqual([efficiency.optimal_steps, efficiency.actual_avg_steps, efficiency.efficiency_score], [5, 5, 1]);
 
     // An active Job's goal is kept too, and dropped when the Job stops being active.

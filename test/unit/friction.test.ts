@@ -10,7 +10,7 @@ import { detectDeadClicks } from '../../domain/friction/detectors/dead.js';
 import { detectIdle } from '../../domain/friction/detectors/idle.js';
 import { detectLoops } from '../../domain/friction/detectors/loop.js';
 import { detectRageClicks } from '../../domain/friction/detectors/rage.js';
-import { frictionIndex, frictionRates, type FrictionTotals } from '../../domain/friction/index.js';
+import { commonIssues, frictionIndex, frictionRates, type FrictionTotals } from '../../domain/friction/index.js';
 import { navigation, pagesOf } from '../../domain/friction/signal.js';
 import type { Session } from '../../domain/session.js';
 
@@ -889,5 +889,18 @@ describe('friction: rates and index', () => {
         },
       ),
     );
+  });
+});
+
+describe('friction: common issues (domain/friction/index.ts, commonIssues)', () => {
+  it('names each kind once, as every answer spells it, most signals first and ties in one order', () => {
+    assert.deepEqual(commonIssues({ dead_click: 2, rage_click: 2, confusion_loop: 5, backtrack: 0, idle: 1 }), [
+      'confusion',
+      'dead_clicks',
+      'rage_clicks',
+      'idle',
+    ]);
+    assert.deepEqual(commonIssues({ backtrack: 1, dead_click: 1 }), ['dead_clicks', 'backtracking']);
+    assert.deepEqual(commonIssues({}), []);
   });
 });
