@@ -61,8 +61,11 @@ export interface Capture {
   settle(): Promise<void>;
 }
 
-/** Starts capturing page views, clicks (with their UI response), feature impressions and uses. */
-export function startCapture(emit: Emit): Capture {
+/**
+ * Starts capturing page views, clicks (with their UI response), feature impressions and uses.
+ * `redact` rewrites every page before it is emitted; a route change is told by the page as it is.
+ */
+export function startCapture(emit: Emit, redact: (page: string) => string = (page) => page): Capture {
   let lastPage = '';
   let pending: PendingClick[] = [];
   let settled: (() => void)[] = [];
@@ -83,7 +86,7 @@ export function startCapture(emit: Emit): Capture {
     const target = e.target instanceof Element ? e.target : null;
     if (!target || target.closest('[data-pi-ignore]')) return;
     const el = actionable(target);
-    const page = currentPage();
+    const page = redact(currentPage());
     const element = elementName(el);
     const context = uiContext(el, false);
     const withContext = context ? { ui_context: context } : {};
@@ -139,7 +142,7 @@ export function startCapture(emit: Emit): Capture {
     seen.add(name);
     const context = uiContext(el, true);
     emit('feature_impression', {
-      page: currentPage(),
+      page: redact(currentPage()),
       feature: name.slice(0, 255),
       ...(context && { ui_context: context }),
     });
@@ -190,7 +193,7 @@ export function startCapture(emit: Emit): Capture {
     timers.clear();
     visibility?.disconnect();
     observeFeatures(document);
-    emit('page_view', { page });
+    emit('page_view', { page: redact(page) });
   };
   for (const name of ['pushState', 'replaceState'] as const) {
     const original = history[name].bind(history);

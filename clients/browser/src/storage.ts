@@ -36,14 +36,37 @@ const cookies: Store = {
   },
 };
 
-/** Small values (ids, the opt-out choice): localStorage, else a cookie. */
+/**
+ * Small values (ids, the consent choice): localStorage, else a cookie. Reading writes nothing; the
+ * first write probes localStorage (a write of its own), so a visitor who never consents — or the
+ * page before consent — gets no probe either.
+ */
 export function idStore(): Store {
-  const storage = local();
-  if (!storage) return cookies;
+  let chosen: Store | undefined;
+  const pick = (): Store => {
+    if (chosen) return chosen;
+    const storage = local();
+    return (chosen = storage
+      ? {
+          get: (key) => storage.getItem(key),
+          set: (key, value) => storage.setItem(key, value),
+          remove: (key) => storage.removeItem(key),
+        }
+      : cookies);
+  };
   return {
-    get: (key) => storage.getItem(key),
-    set: (key, value) => storage.setItem(key, value),
-    remove: (key) => storage.removeItem(key),
+    get(key) {
+      if (chosen) return chosen.get(key);
+      try {
+        const value = localStorage.getItem(key);
+        if (value !== null) return value;
+      } catch {
+        // Refused storage: a cookie may hold it.
+      }
+      return cookies.get(key);
+    },
+    set: (key, value) => pick().set(key, value),
+    remove: (key) => pick().remove(key),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type Capture, type Properties, currentPage, startCapture } from './capture.js';
+import { type Consent, consentState, doNotTrack, redactPath } from './privacy.js';
 import { EVENTS_PATH, type Item, type Reply, Sender } from './sender.js';
 import { idStore, unsent } from './storage.js';
 
@@ -11,6 +12,15 @@ export interface TrackerOptions {
   autocapture?: boolean;
   /** Treat `navigator.globalPrivacyControl` as an opt-out until optIn() (default true). */
   respectGpc?: boolean;
+  /** Treat Do-Not-Track (`navigator.doNotTrack === '1'`) as an opt-out until optIn() (default true). */
+  respectDnt?: boolean;
+  /** Store nothing and send nothing until optIn(); what is tracked before is dropped (default false). */
+  requireConsent?: boolean;
+  /**
+   * Rewrites the page (path plus hash route) before it leaves the page. Default: the built-in
+   * `redactPath` (segments that look like ids or tokens become `:id`); `false`: the full path.
+   */
+  redactPath?: ((path: string) => string) | false;
   /** Send after at most this many ms (default 1000) … */
   flushIntervalMs?: number;
   /** … or once this many events wait (default 50). */
@@ -27,6 +37,7 @@ export interface Tracker {
   reset(): void;
   /** Stops all collection on this site, remembered across visits; drops what is queued. */
   optOut(): void;
+  /** Consents to collection, remembered across visits; overrides GPC and DNT; sends a page view. */
   optIn(): void;
 }
 
@@ -69,12 +80,30 @@ export function createTracker(options: TrackerOptions): Tracker {
     intervalMs: options.flushIntervalMs,
   });
 
-  const optedOut = () => {
-    const choice = store.get(CONSENT);
-    if (choice) return choice === 'out';
-    const gpc = (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl;
-    return options.respectGpc !== false && gpc === true;
+  const consent = (): Consent =>
+    consentState({
+      stored: store.get(CONSENT),
+      requireConsent: options.requireConsent === true,
+      signalsOptOut:
+        (options.respectGpc !== false &&
+          (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true) ||
+        (options.respectDnt !== false && doNotTrack(navigator, window as { doNotTrack?: string | null })),
+    });
+  const optedOut = () => consent() !== 'granted';
+  const custom = options.redactPath;
+  // A hook that throws or returns no string falls back to the built-in: never the full path by accident.
+  const redact = (path: string): string => {
+    if (custom === false) return path;
+    if (!custom) return redactPath(path);
+    try {
+      const out = custom(path);
+      if (typeof out === 'string') return out.slice(0, 500);
+    } catch {
+      // The site's hook failed; the built-in still applies.
+    }
+    return redactPath(path);
   };
+  const page = () => redact(currentPage());
   // Created on first use, so an opted-out visitor never gets an identifier stored.
   const userId = () => {
     const known = store.get(USER) ?? store.get(ANON);
@@ -95,7 +124,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   if (!optedOut()) for (const item of unsent.take<Item>()) sender.add(item);
   let capture: Capture | undefined;
   if (options.autocapture !== false) {
-    capture = startCapture(emit);
+    capture = startCapture(emit, redact);
     capture.pageView();
   }
 
@@ -123,7 +152,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (typeof event !== 'string' || event.length === 0 || event.length > 255) {
         throw new Error('pi.track: the event name must be a string of 1 to 255 characters');
       }
-      emit(event, { page: currentPage(), ...properties });
+      emit(event, { page: page(), ...properties });
     },
     async flush() {
       await capture?.settle();
