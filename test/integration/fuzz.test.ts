@@ -48,6 +48,7 @@ const endpoints: [string, string, Record<string, unknown>][] = [
   ['PATCH', '/users/USER', { properties: { plan: 'pro' } }],
   ['POST', '/cohorts', { name: 'c', criteria: { sessions: { gte: 1 } } }],
   ['POST', '/webhooks', { url: 'https://h.example.com', events: ['job.completed'] }],
+  ['PATCH', '/webhooks/WEBHOOK', { url: 'https://h.example.com/moved', events: ['cohort.changed'], status: 'paused' }],
   ['POST', '/api-keys', { name: 'k', scopes: ['events:write'] }],
   ['POST', '/analytics/reports', { name: 'r', type: 'friction', schedule: 'daily', recipients: ['a@example.com'] }],
   [
@@ -65,6 +66,7 @@ describe('write endpoints under malformed input (property-based)', () => {
   let projectId: string;
   let key: string;
   let jobId: string;
+  let webhookId: string;
 
   before(async () => {
     api = await startTestApi();
@@ -79,6 +81,12 @@ describe('write endpoints under malformed input (property-based)', () => {
       await call<{ id: string }>(api, 'POST', '/jobs', { key, json: { name: 'fuzz target', goal: 'fuzz_goal' } })
     ).body.id;
     await call(api, 'POST', '/users/identify', { key, json: { user_id: 'fuzz-user' } });
+    webhookId = (
+      await call<{ id: string }>(api, 'POST', '/webhooks', {
+        key,
+        json: { url: 'https://h.example.com/fuzz', events: ['job.completed'] },
+      })
+    ).body.id;
   });
   after(async () => {
     await api.close();
@@ -87,7 +95,7 @@ describe('write endpoints under malformed input (property-based)', () => {
 
   for (const [method, template, base] of endpoints) {
     it(`${method} ${template}: a 4xx with the error body and no row changed, never a 5xx`, async () => {
-      const path = template.replace('JOB', jobId).replace('USER', 'fuzz-user');
+      const path = template.replace('JOB', jobId).replace('USER', 'fuzz-user').replace('WEBHOOK', webhookId);
       await fc.assert(
         fc.asyncProperty(fc.oneof(hostile, mutated(base)), async (body) => {
           const before = await snapshot(projectId);

@@ -130,7 +130,9 @@ describe('cohorts, webhooks, API keys, reports and exports', () => {
         id: created.body.id,
         url: 'https://hooks.example.com/pi',
         events: ['job.completed', 'cohort.changed'],
+        status: 'active',
         created_at: created.body.created_at,
+        updated_at: created.body.updated_at,
       });
       const del = await call(api, 'DELETE', `/webhooks/${String(created.body.id)}`, { key: admin });
       assert.deepEqual(del.body, { id: created.body.id, deleted: true });
