@@ -20,7 +20,8 @@ export function loadJsonSchemas(): Record<string, Record<string, unknown>> {
 }
 
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });
+  // verbose: an error carries its schema, so an unknown field can be answered with the known one meant.
+  const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true, verbose: true });
   addFormats(ajv);
   for (const schema of Object.values(loadJsonSchemas())) ajv.addSchema(schema);
   return ajv;
@@ -52,12 +53,24 @@ export function describeError(error: ErrorObject): FieldProblem {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
-      const field = fieldPath(error.instancePath, String(params.missingProperty));
-      return { field, reason: 'required', message: `${field} is required.` };
+      const missing = String(params.missingProperty);
+      const field = fieldPath(error.instancePath, missing);
+      // A field given under another spelling (`userId`) is why the right one is missing.
+      const given = error.data !== null && typeof error.data === 'object' ? Object.keys(error.data) : [];
+      const misspelt = given.find((name) => name !== missing && closestName(name, [missing]) === missing);
+      const hint =
+        misspelt === undefined
+          ? ''
+          : ` ${fieldPath(error.instancePath, misspelt)} is not a known field: did you mean ${field}?`;
+      return { field, reason: 'required', message: `${field} is required.${hint}` };
     }
     case 'additionalProperties': {
-      const field = fieldPath(error.instancePath, String(params.additionalProperty));
-      return { field, reason: 'unknown_field', message: `${field} is not a known field.` };
+      const name = String(params.additionalProperty);
+      const field = fieldPath(error.instancePath, name);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const meant = closestName(name, known);
+      const hint = meant === undefined ? '' : ` Did you mean ${fieldPath(error.instancePath, meant)}?`;
+      return { field, reason: 'unknown_field', message: `${field} is not a known field.${hint}` };
     }
     case 'type': {
       const field = fieldPath(error.instancePath) || '(body)';
@@ -77,8 +90,69 @@ export function describeError(error: ErrorObject): FieldProblem {
       return {
         field,
         reason: error.keyword.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-        message: `${field} ${error.message ?? 'is invalid'}.`,
+        message: `${field} ${limitMessage(error.keyword, params) ?? error.message ?? 'is invalid'}.`,
       };
     }
   }
+}
+
+const COMPARISONS: Record<string, string> = { '>=': 'at least', '<=': 'at most', '>': 'more than', '<': 'less than' };
+
+const plural = (n: unknown, one: string) => `${String(n)} ${one}${n === 1 ? '' : 's'}`;
+
+/** A schema limit in words ("must be at least 1 character long"), or undefined for ajv's own text. */
+function limitMessage(keyword: string, params: Record<string, unknown>): string | undefined {
+  switch (keyword) {
+    case 'minLength':
+      return `must be at least ${plural(params.limit, 'character')} long`;
+    case 'maxLength':
+      return `must be at most ${plural(params.limit, 'character')} long`;
+    case 'minItems':
+      return `must hold at least ${plural(params.limit, 'item')}`;
+    case 'maxItems':
+      return `must hold at most ${plural(params.limit, 'item')}`;
+    case 'minProperties':
+      return `must hold at least ${plural(params.limit, 'field')}`;
+    case 'maxProperties':
+      return `must hold at most ${plural(params.limit, 'field')}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `must be ${COMPARISONS[String(params.comparison)] ?? String(params.comparison)} ${String(params.limit)}`;
+    case 'uniqueItems':
+      return `must not repeat an item (items ${String(params.j)} and ${String(params.i)} are the same)`;
+    case 'propertyNames':
+      return `has a key that is not allowed (${String(params.propertyName)})`;
+    default:
+      return undefined;
+  }
+}
+
+/** Letters and digits only, lower case: `userId`, `user-id` and `USER_ID` are the same name. */
+const squashed = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The known name an unknown one most likely meant: the same name written another way (`userId` for
+ * `user_id`), else one or two letters off (`nmae`), if exactly one known name is that close.
+ */
+export function closestName(name: string, known: string[]): string | undefined {
+  const same = known.filter((k) => squashed(k) === squashed(name));
+  if (same.length === 1) return same[0];
+  const near = known.filter((k) => editDistance(squashed(k), squashed(name)) <= (name.length >= 4 ? 2 : 1));
+  return near.length === 1 ? near[0] : undefined;
+}
+
+/** Levenshtein distance, short names only (field names are short; longer ones are not compared). */
+function editDistance(a: string, b: string): number {
+  if (a.length > 64 || b.length > 64) return Infinity;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

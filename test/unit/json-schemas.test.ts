@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { validate } from '../../api/validate.js';
 import { ApiError } from '../../api/errors.js';
-import { fieldPath } from '../../lib/json-schemas.js';
+import { closestName, fieldPath } from '../../lib/json-schemas.js';
 
 function problem(schema: string, body: unknown): Record<string, unknown> {
   try {
@@ -143,5 +143,42 @@ describe('request validation against schemas/', () => {
     assert.deepEqual(problem('tracked-event.json', body), { field: 'properties.v', reason: 'max_length' });
     const { user, system } = process.cpuUsage(start);
     assert.ok((user + system) / 1000 < 50, `${(user + system) / 1000} ms`);
+  });
+
+  it('names the known field an unknown one meant, and says limits in words', () => {
+    const message = (schema: string, body: unknown) => {
+      try {
+        validate(schema, body);
+      } catch (err) {
+        return (err as ApiError).message;
+      }
+      return assert.fail('expected a validation error');
+    };
+    assert.equal(
+      message('tracked-event.json', { userId: 'u1', event: 'click' }),
+      'user_id is required. userId is not a known field: did you mean user_id?',
+    );
+    assert.equal(
+      message('tracked-event.json', { user_id: 'u1', event: 'click', timestmp: '2026-01-01T00:00:00Z' }),
+      'timestmp is not a known field. Did you mean timestamp?',
+    );
+    assert.equal(
+      message('job-create.json', { nmae: 'x' }),
+      'name is required. nmae is not a known field: did you mean name?',
+    );
+    assert.equal(message('job-create.json', { name: '' }), 'name must be at least 1 character long.');
+    assert.equal(message('job-create.json', { name: 'x'.repeat(201) }), 'name must be at most 200 characters long.');
+  });
+});
+
+describe('the known name an unknown one meant (lib/json-schemas.ts, closestName)', () => {
+  it('takes the same name written another way, else one a letter or two off, when only one is', () => {
+    const known = ['user_id', 'event', 'timestamp', 'properties', 'message_id'];
+    assert.equal(closestName('userId', known), 'user_id');
+    assert.equal(closestName('USER-ID', known), 'user_id');
+    assert.equal(closestName('evnt', known), 'event');
+    assert.equal(closestName('timestmp', known), 'timestamp');
+    assert.equal(closestName('colour', known), undefined);
+    assert.equal(closestName('ab', ['ac', 'ad']), undefined, 'two as close: no guess');
   });
 });
