@@ -134,6 +134,37 @@ describe('command-line tools', () => {
     );
     const opened = openValue(rows[0]!.key, `${projectId}:${ref}`, Buffer.from(mine[0]!.value.sealed, 'base64'));
     assert.deepEqual(opened, { user_id: userId, properties: JSON.stringify({ a: 1 }) });
+
+    // For an operator: one project only, opened with the users' keys, and a word while it waits.
+    const operator = await tsx('scripts/topic-tail.ts', [
+      topicName('events'),
+      '--from-beginning',
+      '--project',
+      projectId,
+      '--open',
+      '--idle-ms',
+      '3000',
+    ]);
+    const openedLines = operator.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { value: { project_id: string; opened: unknown; sealed?: unknown } });
+    assert.deepEqual(
+      openedLines.map((l) => [l.value.project_id, l.value.opened, l.value.sealed]),
+      [[projectId, { user_id: userId, properties: { a: 1 } }, undefined]],
+    );
+    assert.match(operator.stderr, /^waiting for messages on .* of project /m);
+  });
+
+  it('topic:tail names an unknown topic in one line, at once', async () => {
+    const started = Date.now();
+    const failed = await tsx('scripts/topic-tail.ts', ['pi.no-such-topic.v1', '--max', '1']).catch(
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.ok('code' in failed && failed.code === 2, JSON.stringify(failed));
+    assert.equal(failed.stderr.trim().split('\n').length, 1, failed.stderr);
+    assert.match(failed.stderr, /no topic pi\.no-such-topic\.v1/);
+    assert.ok(Date.now() - started < 15_000, 'kafkajs did not retry its metadata for half a minute');
   });
 
   /**
