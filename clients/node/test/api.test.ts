@@ -80,6 +80,24 @@ describe('users and the typed read helpers', () => {
     const hook = await api.createWebhook({ url: 'https://hooks.example.com/node', events: ['job.completed'] });
     assert.match(hook.secret, /^whsec_/);
     assert.ok((await api.listWebhooks()).webhooks.some((w) => w.id === hook.id));
+    assert.equal((await api.getWebhook(hook.id)).status, 'active');
+    // Moved to a name that never resolves before the test delivery: nothing is sent anywhere.
+    const moved = await api.updateWebhook(hook.id, { url: 'https://hooks.example.invalid/node', status: 'paused' });
+    assert.deepEqual(
+      [moved.url, moved.status, moved.events],
+      ['https://hooks.example.invalid/node', 'paused', hook.events],
+    );
+    await assert.rejects(
+      api.updateWebhook(hook.id, { url: 'http://hooks.example.invalid/node' }),
+      (err: unknown) => err instanceof ApiError && err.status === 400,
+    );
+    const test = await api.testWebhook(hook.id);
+    assert.deepEqual([test.webhook_id, test.event, test.status], [hook.id, 'test', 'pending']);
+    const logged = await api.listDeliveries({ webhook_id: hook.id });
+    assert.deepEqual(
+      logged.deliveries.map((d) => [d.id, d.event]),
+      [[test.delivery_id, 'test']],
+    );
     assert.deepEqual(await api.deleteWebhook(hook.id), { id: hook.id, deleted: true });
   });
 });

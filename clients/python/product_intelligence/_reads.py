@@ -31,7 +31,9 @@ from .types import (
     JobAnalytics,
     JobCreated,
     JobList,
+    Webhook,
     WebhookCreated,
+    WebhookTest,
     WorkflowEfficiency,
     WorkflowList,
 )
@@ -187,6 +189,27 @@ class ReadHelpers:
         cohort.changed. The answer's ``secret`` is shown only once."""
         body = {"url": url, "events": list(events)}
         return cast(WebhookCreated, self._write("POST", "/webhooks", body, idempotent=False))
+
+    def get_webhook(self, webhook_id: str) -> Webhook:
+        """``GET /webhooks/{id}``: the subscription without its secret."""
+        return cast(Webhook, self._get(path_of("webhooks", webhook_id)))
+
+    def update_webhook(
+        self,
+        webhook_id: str,
+        url: Optional[str] = None,
+        events: Optional[Sequence[str]] = None,
+        status: Optional[str] = None,
+    ) -> Webhook:
+        """``PATCH /webhooks/{id}``: any of ``url`` (checked as at creation), ``events`` and ``status``
+        (``"paused"``: no new deliveries, queued ones held; ``"active"`` resumes). Left out, a field keeps its value."""
+        body: Dict[str, Any] = {"url": url, "events": None if events is None else list(events), "status": status}
+        changes = {name: value for name, value in body.items() if value is not None}
+        return cast(Webhook, self._write("PATCH", path_of("webhooks", webhook_id), changes))
+
+    def test_webhook(self, webhook_id: str) -> WebhookTest:
+        """``POST /webhooks/{id}/test``: queues a signed delivery of event ``test`` (sent even while paused)."""
+        return cast(WebhookTest, self._write("POST", path_of("webhooks", webhook_id, "test"), idempotent=False))
 
     def delete_webhook(self, webhook_id: str) -> Deleted:
         return cast(Deleted, self._write("DELETE", path_of("webhooks", webhook_id)))

@@ -396,9 +396,21 @@ class CustomCohortMember(TypedDict):
     last_seen_at: Optional[str]
 
 
-class WebhookCreated(TypedDict):
+class Webhook(TypedDict):
     id: str
     url: str
     events: List[str]
-    secret: str  # whsec_…; shown only in this answer
+    status: str  # active, or paused (no new deliveries; queued ones held until active again)
     created_at: str
+    updated_at: str
+
+
+class WebhookCreated(Webhook):
+    secret: str  # whsec_…; shown only in this answer
+
+
+class WebhookTest(TypedDict):
+    delivery_id: str  # the webhook-id header of the test delivery, listed in GET /webhooks/deliveries
+    webhook_id: str
+    event: str  # test
+    status: str  # pending

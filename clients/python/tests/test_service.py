@@ -322,9 +322,21 @@ class ReadsTest(unittest.TestCase):
         self.assertEqual(api.delete_custom_cohort(cohort["id"]), {"id": cohort["id"], "deleted": True})
         self.assertNotIn(cohort["id"], [c["id"] for c in api.custom_cohorts(per_page=100)["cohorts"]])
 
-        # A name that never resolves, and an event these tests never cause: nothing is sent anywhere.
+        # A name that never resolves, and an event these tests never cause: nothing is sent anywhere
+        # (the test delivery is attempted and fails on the name).
         hook = api.create_webhook("https://hooks.example.invalid/" + RUN, ["job.completed"])
         self.assertTrue(hook["secret"].startswith("whsec_"))
+        self.assertEqual(api.get_webhook(hook["id"])["status"], "active")
+        paused = api.update_webhook(hook["id"], events=["cohort.changed"], status="paused")
+        self.assertEqual(
+            (paused["events"], paused["status"], paused["url"]), (["cohort.changed"], "paused", hook["url"])
+        )
+        self.assertNotIn("secret", api.get_webhook(hook["id"]))
+        with self.assertRaises(ApiError) as caught:
+            api.update_webhook(hook["id"], url="http://hooks.example.invalid/")
+        self.assertEqual(caught.exception.details.get("reason"), "https_required")
+        sent = api.test_webhook(hook["id"])
+        self.assertEqual((sent["webhook_id"], sent["event"], sent["status"]), (hook["id"], "test", "pending"))
         self.assertEqual(api.delete_webhook(hook["id"]), {"id": hook["id"], "deleted": True})
         with self.assertRaises(ApiError) as caught:
             api.create_webhook("http://hooks.example.invalid/", ["job.completed"])

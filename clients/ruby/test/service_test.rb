@@ -272,9 +272,20 @@ class ReadsTest < Minitest::Test
     assert_equal({ 'id' => cohort['id'], 'deleted' => true }, api.delete_custom_cohort(cohort['id']))
     refute_includes api.custom_cohorts(per_page: 100)['cohorts'].map { |c| c['id'] }, cohort['id']
 
-    # A name that never resolves, and an event these tests never cause: nothing is sent anywhere.
+    # A name that never resolves, and an event these tests never cause: nothing is sent anywhere
+    # (the test delivery is attempted and fails on the name).
     hook = api.create_webhook(url: "https://hooks.example.invalid/#{RUN}", events: ['job.completed'])
     assert hook['secret'].start_with?('whsec_')
+    assert_equal 'active', api.get_webhook(hook['id'])['status']
+    paused = api.update_webhook(hook['id'], events: ['cohort.changed'], status: 'paused')
+    assert_equal [['cohort.changed'], 'paused', hook['url']], [paused['events'], paused['status'], paused['url']]
+    refute api.get_webhook(hook['id']).key?('secret')
+    error = assert_raises(ProductIntelligence::ApiError) do
+      api.update_webhook(hook['id'], url: 'http://hooks.example.invalid/')
+    end
+    assert_equal 'https_required', error.details['reason']
+    sent = api.test_webhook(hook['id'])
+    assert_equal [hook['id'], 'test', 'pending'], [sent['webhook_id'], sent['event'], sent['status']]
     assert_equal({ 'id' => hook['id'], 'deleted' => true }, api.delete_webhook(hook['id']))
     error = assert_raises(ProductIntelligence::ApiError) do
       api.create_webhook(url: 'http://hooks.example.invalid/', events: ['job.completed'])

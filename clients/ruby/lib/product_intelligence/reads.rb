@@ -149,9 +149,31 @@ module ProductIntelligence
     end
 
     # POST /webhooks: an https URL and events among job.completed, user.friction_detected, cohort.changed.
-    # @return [Hash] "id", "url", "events", "secret" (whsec_..., shown only in this answer), "created_at"
+    # @return [Hash] "id", "url", "events", "status", "created_at", "updated_at", and "secret" (whsec_...,
+    #   shown only in this answer)
     def create_webhook(url:, events:)
       write('POST', '/webhooks', { url: url, events: Array(events) }, idempotent: false)
+    end
+
+    # GET /webhooks/{id}: the subscription without its secret.
+    # @return [Hash] "id", "url", "events", "status" ("active" or "paused"), "created_at", "updated_at"
+    def get_webhook(webhook_id)
+      get(Transport.path_of('webhooks', webhook_id))
+    end
+
+    # PATCH /webhooks/{id}: any of +url:+ (checked as at creation), +events:+ and +status:+ ("paused": no new
+    # deliveries, queued ones held; "active" resumes). Left out, a field keeps its value.
+    # @return [Hash] the subscription as #get_webhook
+    def update_webhook(webhook_id, url: nil, events: nil, status: nil)
+      changes = { url: url, events: events && Array(events), status: status }.compact
+      write('PATCH', Transport.path_of('webhooks', webhook_id), changes)
+    end
+
+    # POST /webhooks/{id}/test: queues a signed delivery of event "test" (sent even while paused), listed
+    # with the other deliveries.
+    # @return [Hash] "delivery_id", "webhook_id", "event" ("test"), "status" ("pending")
+    def test_webhook(webhook_id)
+      write('POST', Transport.path_of('webhooks', webhook_id, 'test'), nil, idempotent: false)
     end
 
     # @return [Hash] "id", "deleted" => true
