@@ -20,6 +20,12 @@ export async function sendSimulation(baseUrl: string, key: string, options: Simu
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
+    }).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+      // fetch says only "fetch failed"; why (refused, unknown host, …) is in its cause.
+      const why = err.cause?.code ?? err.cause?.message ?? err.message;
+      throw new Error(
+        `cannot reach ${baseUrl} (${why}): is the service running there (npm start), and is --base-url right?`,
+      );
     });
     if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
   };

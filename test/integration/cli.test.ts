@@ -156,6 +156,17 @@ describe('command-line tools', () => {
     assert.match(operator.stderr, /^waiting for messages on .* of project /m);
   });
 
+  it('simulate against a URL nothing answers says so and what to check, not "fetch failed"', async () => {
+    const failed = await tsx('scripts/simulate.ts', ['--base-url', 'http://127.0.0.1:3999/v1', '--key', 'k']).catch(
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.ok('code' in failed && failed.code !== 0, JSON.stringify(failed));
+    assert.match(
+      failed.stderr,
+      /cannot reach http:\/\/127\.0\.0\.1:3999\/v1 \(ECONNREFUSED\): is the service running there/,
+    );
+  });
+
   it('topic:tail names an unknown topic in one line, at once', async () => {
     const started = Date.now();
     const failed = await tsx('scripts/topic-tail.ts', ['pi.no-such-topic.v1', '--max', '1']).catch(
