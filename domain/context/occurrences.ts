@@ -24,8 +24,10 @@ export function contextOf(event: AnalyticsEvent): ContextKind {
 
 /**
  * Success of an occurrence: the client's `success` flag when sent; otherwise success unless a
- * friction signal (dead or rage click, loop, backtrack) starts on the same page within
- * contextSuccessWindowMs after it. Idle time alone is not a failure.
+ * friction signal (dead or rage click, loop, backtrack) hits it: one it is part of (a dead click,
+ * a click of a rage burst, a view of a loop), or one starting on the same page within
+ * contextSuccessWindowMs after it. Idle time alone is not a failure. A click that was itself dead
+ * is a failed click: the event context of `click` agrees with the friction points.
  */
 export function sessionOccurrences(
   session: Session,
@@ -39,10 +41,10 @@ export function sessionOccurrences(
     const hits = signals.filter(
       (s) =>
         s.kind !== 'idle' &&
-        s.page === (pages[i] ?? null) &&
-        s.at >= event.timestamp &&
-        s.at <= event.timestamp + config.contextSuccessWindowMs &&
-        !s.message_ids.includes(event.message_id),
+        (s.message_ids.includes(event.message_id) ||
+          (s.page === (pages[i] ?? null) &&
+            s.at >= event.timestamp &&
+            s.at <= event.timestamp + config.contextSuccessWindowMs)),
     );
     const flag = event.properties.success;
     return {

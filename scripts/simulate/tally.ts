@@ -130,7 +130,7 @@ export class Tally {
 
   /**
    * Tallies a session just generated: views (repeats merged), clicks and active time per page, and whether each
-   * event succeeded — it fails when a planted signal (other than one it is part of) starts on its page within the
+   * event succeeded — it fails when it is part of a planted signal, or when one starts on its page within the
    * window after it. Normal browsing has no signal, so only planted ones can fail an event.
    */
   endSession(log: readonly Logged[], signals: readonly PlantedSignal[]): void {
@@ -152,7 +152,7 @@ export class Tally {
       const hitBy = new Set(
         signals
           .filter(
-            (s) => s.page === e.page && s.at >= e.t && s.at - e.t <= contextSuccessWindowMs && !s.ids.includes(e.id),
+            (s) => s.ids.includes(e.id) || (s.page === e.page && s.at >= e.t && s.at - e.t <= contextSuccessWindowMs),
           )
           .map((s) => s.kind),
       );

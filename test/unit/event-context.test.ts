@@ -59,11 +59,18 @@ describe('event context: success of an occurrence', () => {
     ['a signal on another page does not', [sig('dead_click', 1500, '/settings')], {}, true, []],
     ['idle time alone is not a failure', [sig('idle', 1500, '/reports')], {}, true, []],
     [
-      'a signal the occurrence itself belongs to does not count (its own click in a rage burst)',
+      'a signal the occurrence itself belongs to fails it (its own click in a rage burst)',
       [sig('rage_click', 1000, '/reports', ['e1', 'e2', 'e3'])],
       {},
-      true,
-      [],
+      false,
+      ['rage_click'],
+    ],
+    [
+      'a signal it belongs to fails it on any page and whenever it starts (a dead click is a failed click)',
+      [sig('dead_click', 0, '/elsewhere', ['e1'])],
+      {},
+      false,
+      ['dead_click'],
     ],
     [
       'issues are the distinct kinds, sorted',
