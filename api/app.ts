@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
 import type { Logger } from '../lib/log.js';
+import { onTheWire } from '../domain/metrics.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { TargetPolicy } from '../lib/targets.js';
 import type { AuthThrottle } from './auth-throttle.js';
@@ -113,6 +114,12 @@ export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   app.use(consoleStatic());
   const router = new Router({ prefix: '/v1' });
   mount(router, routeTable(deps), deps.db, deps.authThrottle);
+  // Every JSON answer's figures rounded one way (domain/metrics.ts, onTheWire), whichever route made them.
+  app.use(async (ctx, next) => {
+    await next();
+    // Streams, buffers and text pass through: only plain objects and arrays are walked.
+    if (ctx.body !== null && typeof ctx.body === 'object') ctx.body = onTheWire(ctx.body);
+  });
   app.use(router.routes());
   // Answers 405 with Allow (and OPTIONS); the error middleware gives it the error body.
   app.use(router.allowedMethods());

@@ -69,3 +69,20 @@ export function frictionTrend(history: { date: string; friction_index: number }[
 
 /** Answers carry 9 decimals: enough for any ratio, and free of float noise in comparisons. */
 export const round = (x: number) => Math.round(x * 1e9) / 1e9;
+
+/** Members whose values are the customer's own data (user and event properties): sent as received. */
+const CUSTOMER_DATA = 'properties';
+
+/**
+ * `value` as it leaves the service (REST answers, the stream, webhooks): every number that is not
+ * whole rounded to 9 decimals (`round`), so one figure reads the same on every route, whichever
+ * computed it; what sits under `properties` is the customer's and is left exactly as received.
+ */
+export function onTheWire(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) || !Number.isFinite(value) ? value : round(value);
+  if (Array.isArray(value)) return value.map(onTheWire);
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) out[key] = key === CUSTOMER_DATA ? member : onTheWire(member);
+  return out;
+}

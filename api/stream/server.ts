@@ -1,13 +1,15 @@
 import type http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { KEY_CHANGES_CHANNEL, liveKeys } from '../../store/api-keys.js';
-import { type AuthThrottle, clientAddress } from '../auth-throttle.js';
+import type { AuthThrottle } from '../auth-throttle.js';
+import { NO_PROXIES, type ProxyTrust, clientAddress } from '../client-address.js';
 import { ApiError } from '../errors.js';
 import type { Pool } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
 import { listen, wakeLoop } from '../../lib/notify.js';
 import { resolveStreamCredential } from '../console/stream-auth.js';
 import { type Channel, parseClientMessage, streamError, subscribedReply } from './protocol.js';
+import { onTheWire } from '../../domain/metrics.js';
 
 export const STREAM_PATH = '/v1/stream';
 
@@ -28,6 +30,8 @@ export interface StreamOptions {
   maxUnauthenticated?: number;
   /** The API's failed-authentication counts: an address over its budget gets 429 to its upgrade. */
   throttle: AuthThrottle;
+  /** Whose X-Forwarded-For names the client (PI_TRUSTED_PROXIES); default none. */
+  proxies?: ProxyTrust;
   /** How far back the catch-up looks for rows a missed NOTIFY did not announce. */
   lookbackMs?: number;
 }
@@ -71,7 +75,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    const address = clientAddress(req);
+    const address = clientAddress(req, options.proxies ?? NO_PROXIES);
     try {
       options.throttle.check(address);
     } catch (err) {
@@ -98,7 +102,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       setTimeout(() => client.socket.terminate(), 1000).unref();
       return;
     }
-    client.socket.send(JSON.stringify(message));
+    client.socket.send(JSON.stringify(onTheWire(message)));
   };
 
   function accept(socket: WebSocket, address: string) {

@@ -95,6 +95,8 @@ export class AnswerChecker {
     assert.ok(media, `${what}: answered ${type}, documented ${Object.keys(response.content ?? {}).join(', ')}`);
     if (type === 'application/json') {
       this.validate(media.schema.$ref!, answer.body, what);
+      // One rounding rule on every route: no figure with more than 9 decimals (customer properties aside).
+      assert.deepEqual(unrounded(answer.body), [], `${what}: figures not rounded to 9 decimals`);
     } else {
       assert.equal(media.schema.type, 'string', what);
       for (const row of rowsOf(type, answer.body as string)) this.validate(this.rowSchema, row, `${what} row`);
@@ -142,4 +144,12 @@ function rowsOf(type: string, text: string): unknown[] {
   assert.equal(type, 'text/csv');
   const rows = parse<Record<string, string>>(text, { columns: true });
   return rows.map((row) => ({ ...row, properties: JSON.parse(row.properties ?? 'null') as unknown }));
+}
+
+/** The paths of numbers in `value` with more than 9 decimals, outside members named `properties`. */
+function unrounded(value: unknown, path = ''): string[] {
+  if (typeof value === 'number') return Math.round(value * 1e9) / 1e9 === value ? [] : [`${path}: ${value}`];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unrounded(v, `${path}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === 'properties' ? [] : unrounded(v, `${path}.${k}`)));
 }

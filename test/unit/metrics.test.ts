@@ -6,6 +6,7 @@ import {
   discoveryGapScore,
   engagementConversion,
   frictionTrend,
+  onTheWire,
   quadrant,
   visibilityRate,
 } from '../../domain/metrics.js';
@@ -77,5 +78,26 @@ describe('friction trends', () => {
       alert_level: 'warning',
     });
     assert.deepEqual(frictionTrend([]), { trend: 'stable', percent_change: 0, alert_level: 'none' });
+  });
+});
+
+describe('figures on the wire (domain/metrics.ts, onTheWire)', () => {
+  it('rounds every figure that is not whole to 9 decimals, at any depth, and leaves customer properties as sent', () => {
+    const answer = {
+      friction_index: 0.6583333333333333,
+      users: 12,
+      members: [{ friction_index: 0.1 + 0.2, properties: { mrr: 0.1 + 0.2, nested: { x: 1 / 3 } } }],
+      at: '2026-12-05T00:00:00Z',
+      none: null,
+    };
+    assert.deepEqual(onTheWire(answer), {
+      friction_index: 0.658333333,
+      users: 12,
+      members: [{ friction_index: 0.3, properties: { mrr: 0.1 + 0.2, nested: { x: 1 / 3 } } }],
+      at: '2026-12-05T00:00:00Z',
+      none: null,
+    });
+    const date = new Date(0);
+    assert.equal(onTheWire(date), date, 'what is not a plain object passes as it is');
   });
 });

@@ -8,6 +8,7 @@ import { type Claimed, claimDeliveries, recordAttempt, renewLeases } from './out
 import { webhookHeaders } from '../../domain/webhooks/signing.js';
 import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/targets.js';
 import { SEALED, SecretBox } from '../../lib/secret-box.js';
+import { onTheWire } from '../../domain/metrics.js';
 
 /** The spec's slow-endpoint threshold: an answer later than this counts as a failed attempt. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -38,7 +39,8 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
     const url = new URL(d.url);
     const refused = literalTargetProblem(url, policy);
     if (refused) return { error: `refused: ${refused}` };
-    const body = JSON.stringify(d.payload);
+    // Figures rounded as every answer rounds them (domain/metrics.ts, onTheWire).
+    const body = JSON.stringify(onTheWire(d.payload));
     try {
       const headers = webhookHeaders(secrets.open(d.secret, SEALED.webhookSecret), d.delivery_id, body);
       // Only the status matters: the body is never read, so a huge answer costs nothing.
