@@ -52,7 +52,7 @@ await runCli(
       processors: { type: 'string', arg: 'n', help: 'live: processor processes (npm start --processors)' },
       analytics: { type: 'string', arg: 'n', help: 'live: analytics-sink processes (npm start --analytics)' },
       out: { type: 'string', arg: 'file', help: 'live: JSON report (default .bench/live.json)' },
-      plot: { type: 'string', arg: 'file', help: 'live: PNG plot (default docs/performance-live.png)' },
+      plot: { type: 'string', arg: 'file', help: 'live: PNG plot (default .bench/live.png)' },
       events: {
         type: 'string',
         arg: 'n',
@@ -87,7 +87,7 @@ await runCli(
         port: 3900,
         fresh: values.fresh ?? false,
         out: values.out ?? '.bench/live.json',
-        plot: values.plot ?? 'docs/performance-live.png',
+        plot: values.plot ?? '.bench/live.png',
         copies: { api: values.api, processors: values.processors, analytics: values.analytics },
         perf: values.perf ?? false,
       });
