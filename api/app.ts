@@ -7,6 +7,7 @@ import { onTheWire } from '../domain/metrics.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { TargetPolicy } from '../lib/targets.js';
 import type { AuthThrottle } from './auth-throttle.js';
+import { NO_PROXIES, type ProxyTrust, clientAddress } from './client-address.js';
 import { ingestCors } from './cors.js';
 import { consoleRoutes } from './console/routes.js';
 import { consoleStatic } from './console/static.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   secrets: SecretBox;
   /** Which webhook targets the SSRF guard lets through (WEBHOOK_ALLOW_HOSTS). */
   targets: TargetPolicy;
+  /** Whose X-Forwarded-For names the client (PI_TRUSTED_PROXIES); default none: the socket's peer. */
+  proxies?: ProxyTrust;
   /** Failed authentications per client address (api/auth-throttle.ts). */
   authThrottle: AuthThrottle;
   /** The API's last probe of its dependencies (health routes). */
@@ -102,10 +105,14 @@ export function routeTable(deps: AppDeps): Route[] {
 
 export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   const app = new Koa();
-  app.proxy = true;
-  // The client's address is the one the nearest proxy saw (the last X-Forwarded-For entry), not
-  // one the client wrote in the header itself: per-address throttles count it.
-  app.maxIpsCount = 1;
+  const proxies = deps.proxies ?? NO_PROXIES;
+  // X-Forwarded-Proto and -Host are believed only when proxies are configured; the client address
+  // is ours to pick (clientAddress), never Koa's, which believes any X-Forwarded-For when proxy is on.
+  app.proxy = !('hops' in proxies && proxies.hops === 0);
+  app.use(async (ctx, next) => {
+    ctx.request.ip = clientAddress(ctx.req, proxies);
+    await next();
+  });
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
   app.use(trackerScript(loadTrackerScript(), deps.log));

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
 
 const WINDOW_MS = 60_000;
@@ -11,17 +10,6 @@ const WINDOW_MS = 60_000;
  * none of them had failed yet all pass (the budget is exceeded by at most the address's
  * concurrency). The map holds one window and is emptied when the next begins.
  */
-/**
- * The address a throttle counts: the last `X-Forwarded-For` entry (written by the nearest proxy,
- * not by the client), else the socket's peer. Koa's ctx.ip says the same with app.maxIpsCount = 1;
- * the stream's upgrade requests have no Koa context.
- */
-export function clientAddress(req: IncomingMessage): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
-  return last || req.socket.remoteAddress || '';
-}
-
 export class AuthThrottle {
   private window = 0;
   private readonly failures = new Map<string, number>();

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { type ResolvedKey, type Scope, resolveKey } from '../store/api-keys.js';
 import type { Pool } from '../lib/db.js';
 import { Lease } from '../lib/lease.js';
-import { type AuthThrottle, clientAddress } from './auth-throttle.js';
+import type { AuthThrottle } from './auth-throttle.js';
 import { refuseForeignOrigin } from './cors.js';
 import { type ConsoleIdentity, authenticateConsole } from './console/sessions.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
@@ -24,7 +24,8 @@ declare module 'koa' {
 export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
   const keys = new KeyLeases(db);
   return async (ctx, next) => {
-    const address = clientAddress(ctx.req);
+    // The client address as PI_TRUSTED_PROXIES allows (api/app.ts sets it).
+    const address = ctx.ip;
     throttle.check(address);
     const caller = await resolveCaller(db, keys, ctx).catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 401) throttle.failed(address);

@@ -7,6 +7,7 @@ import type { Logger } from '../lib/log.js';
 import type { SchemaRegistry } from '../lib/kafka/registry.js';
 import { createApp } from './app.js';
 import { AuthThrottle } from './auth-throttle.js';
+import { proxyTrust } from './client-address.js';
 import { HealthMonitor } from './health.js';
 import { Publisher } from './publisher.js';
 import { attachStream } from './stream/server.js';
@@ -53,10 +54,12 @@ export async function startApi(
   );
   const health = new HealthMonitor({ db: deps.db, admin, registryUrl: config.schemaRegistryUrl });
   const authThrottle = new AuthThrottle(config.authFailuresPerMinute);
+  const proxies = proxyTrust(config.trustedProxies);
   const { app } = createApp({
     db: deps.db,
     exports: { db: exportDb, idleMs: config.exportIdleMs },
     authThrottle,
+    proxies,
     admin,
     health,
     publisher,
@@ -74,6 +77,7 @@ export async function startApi(
     pollMs: config.pollIntervalMs,
     maxUnauthenticated: config.streamUnauthenticatedMax,
     throttle: authThrottle,
+    proxies,
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type SecretKey, parseSecretKeys } from './secret-box.js';
@@ -101,6 +102,12 @@ export interface Config {
   exportIdleMs: number;
   /** Failed authentications (401) one client address may make per minute before it gets 429. */
   authFailuresPerMinute: number;
+  /**
+   * Which proxies' `X-Forwarded-For` the API believes (PI_TRUSTED_PROXIES): their addresses and
+   * CIDR ranges, or a number of hops in front of it. Default none: the socket's peer is the client,
+   * and a client cannot pick the address that per-address limits count (api/client-address.ts).
+   */
+  trustedProxies: TrustedProxies;
   /** Stream sockets that have not authenticated yet, at most, per API process. */
   streamUnauthenticatedMax: number;
   /**
@@ -111,6 +118,9 @@ export interface Config {
   /** Extra CA certificates (PEM file) trusted for Postgres warehouse destinations. */
   warehouseCaFile: string | undefined;
 }
+
+/** `{ hops: n }`: the n proxies in front of the API, whatever their addresses; else these addresses and ranges. */
+export type TrustedProxies = { hops: number } | { addresses: string[] };
 
 export const KAFKA_LOG_LEVELS = ['nothing', 'error', 'warn', 'info', 'debug'] as const;
 export type KafkaLogLevel = (typeof KAFKA_LOG_LEVELS)[number];
@@ -215,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportConnections: int('PI_EXPORT_CONNECTIONS', 4, 1, 64),
     exportIdleMs: int('PI_EXPORT_IDLE_MS', 30_000, 100, 3_600_000),
     authFailuresPerMinute: int('PI_AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
+    trustedProxies: trustedProxies(env.PI_TRUSTED_PROXIES ?? '', problems),
     streamUnauthenticatedMax: int('PI_STREAM_UNAUTHENTICATED_MAX', 200, 1, 100_000),
     secretKeys: secretKeys(env, problems),
     warehouseCaFile: env.WAREHOUSE_CA_FILE || undefined,
@@ -230,6 +241,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** PI_TRUSTED_PROXIES: empty (none), a hop count (`1`), or addresses and CIDR ranges (`10.0.0.0/8, ::1`). */
+function trustedProxies(raw: string, problems: string[]): TrustedProxies {
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 16) problems.push(`PI_TRUSTED_PROXIES=${raw}: a hop count is at most 16`);
+    return { hops: Math.min(hops, 16) };
+  }
+  const addresses = text
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  for (const address of addresses) {
+    const [ip, bits, extra] = address.split('/');
+    const family = net.isIP(ip ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const badBits = bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits);
+    if (family === 0 || badBits || extra !== undefined) {
+      problems.push(`PI_TRUSTED_PROXIES: "${address}" is not an IP address, a CIDR range or a hop count`);
+    }
+  }
+  return { addresses };
 }
 
 function secretKeys(env: NodeJS.ProcessEnv, problems: string[]): SecretKey[] {

@@ -35,6 +35,8 @@ describe('keys under abuse: write keys, revocation, shares of the hour, failed a
       streamUnauthenticatedMax: UNAUTHENTICATED_SOCKETS,
       // Only the revocation's NOTIFY can close a stream within seconds, not the catch-up timer.
       pollIntervalMs: 60_000,
+      // The tests play the proxy on loopback: X-Forwarded-For names the client they pretend to be.
+      trustedProxies: { addresses: ['127.0.0.1', '::1'] },
     };
     api = await startApi(config, { ...services(), log: createLogger('silent') });
   });
@@ -100,6 +102,26 @@ describe('keys under abuse: write keys, revocation, shares of the hour, failed a
     }
     assert.equal((await upgrade(api.streamUrl, from('203.0.113.9'))).status, 429);
     assert.equal((await call(api, 'GET', '/jobs', { headers: from('203.0.113.9'), key: keys[0] })).status, 429);
+  });
+
+  it('without PI_TRUSTED_PROXIES, a client cannot leave its address by writing X-Forwarded-For', async () => {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await sleep(60_000 - intoMinute + 100);
+    const direct = await startApi(
+      { ...loadConfig(), port: 0, authFailuresPerMinute: AUTH_FAILURES, trustedProxies: { addresses: [] } },
+      { ...services(), log: createLogger('silent') },
+    );
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i <= AUTH_FAILURES; i++) {
+        const headers = { 'X-Forwarded-For': `203.0.113.${100 + i}` };
+        statuses.push((await call(direct, 'GET', '/jobs', { headers })).status);
+      }
+      assert.deepEqual(statuses, [...Array<number>(AUTH_FAILURES).fill(401), 429]);
+      assert.equal((await upgrade(direct.streamUrl, { 'X-Forwarded-For': '203.0.113.99' })).status, 429);
+    } finally {
+      await direct.close();
+    }
   });
 
   it("revoking a key closes its open streams within 5 s; the project's other streams stay", async () => {
