@@ -14,7 +14,7 @@ import {
 } from './accounts.js';
 import { burnVerification, hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords.js';
 import { type ConsoleIdentity, clearSessionCookie, endSessions, openSession, ownOrigin } from './sessions.js';
-import { clearAttempts, countAttempt } from './sign-in-limit.js';
+import { checkSignIn, countAddressAttempt, signInFailed, signInSucceeded } from './sign-in-limit.js';
 import { originRefusal, tokenKind } from './tokens.js';
 
 const TAG = 'Console';
@@ -79,16 +79,18 @@ export function consoleRoutes(db: Pool): Route[] {
       async handle(ctx, input) {
         sameOrigin(ctx);
         const email = normaliseEmail(input.email);
-        await countAttempt(db, [
-          { kind: 'email', value: email },
-          { kind: 'address', value: ctx.ip },
-        ]);
+        // Limits per (email, address) and per address, never per email alone: wrong passwords
+        // from elsewhere do not keep the owner out (api/console/sign-in-limit.ts).
+        await checkSignIn(db, email, ctx.ip);
         const user = await findUserByEmail(db, email);
         const ok = user?.passwordHash
           ? await verifyPassword(input.password, user.passwordHash)
           : await burnVerification(input.password);
-        if (!user || !ok) throw unauthorized('The email or password is wrong.');
-        await clearAttempts(db, email);
+        if (!user || !ok) {
+          await signInFailed(db, email, ctx.ip);
+          throw unauthorized('The email or password is wrong.');
+        }
+        await signInSucceeded(db, email, ctx.ip);
         if (needsRehash(user.passwordHash!)) {
           await db.query('update console_users set password_hash = $3 where project_id = $1 and member_id = $2', [
             user.projectId,
@@ -114,7 +116,7 @@ export function consoleRoutes(db: Pool): Route[] {
       errors: { 401: 'The link is unknown, used or expired', 429: 'Too many attempts from this address' },
       async handle(ctx, input) {
         sameOrigin(ctx);
-        await countAttempt(db, [{ kind: 'address', value: ctx.ip }]);
+        await countAddressAttempt(db, ctx.ip);
         const user = tokenKind(input.token) === 'signIn' ? await consumeToken(db, input.token, 'signIn') : undefined;
         if (!user) throw unauthorized('This sign-in link is unknown, used or expired; ask an owner for a new one.');
         await openSession(db, ctx, user, true);

@@ -9,7 +9,13 @@ import {
   passwordProblem,
   verifyPassword,
 } from '../../api/console/passwords.js';
-import { SIGN_IN_LIMITS, retryAfter, windowStart } from '../../api/console/sign-in-limit.js';
+import {
+  SIGN_IN_LIMITS,
+  pairDelayMs,
+  pairRetryAfter,
+  retryAfter,
+  windowStart,
+} from '../../api/console/sign-in-limit.js';
 import { csrfRefusal, csrfTokenFor, hashToken, newToken, originRefusal, tokenKind } from '../../api/console/tokens.js';
 import { TOUCH_EVERY_MS, touchKey } from '../../api/key-usage.js';
 import type { Pool } from '../../lib/db.js';
@@ -143,7 +149,7 @@ describe('console tokens and CSRF', () => {
 });
 
 describe('sign-in attempt windows', () => {
-  const { windowMs, perEmail, perAddress } = SIGN_IN_LIMITS;
+  const { windowMs, perAddress } = SIGN_IN_LIMITS;
 
   it('counts in fixed windows aligned to multiples of the window', () => {
     const t = Date.UTC(2026, 0, 1, 10, 7, 30);
@@ -151,24 +157,32 @@ describe('sign-in attempt windows', () => {
     assert.equal(windowStart(Date.UTC(2026, 0, 1, 10, 15, 0)), Date.UTC(2026, 0, 1, 10, 15, 0));
   });
 
-  it('refuses beyond the limit of either subject, until the window ends', () => {
+  it('refuses an address beyond its limit until the window ends', () => {
     const t = Date.UTC(2026, 0, 1, 10, 7, 30);
-    assert.equal(
-      retryAfter(t, [
-        { kind: 'email', attempts: perEmail },
-        { kind: 'address', attempts: perAddress },
-      ]),
-      undefined,
-    );
-    assert.equal(retryAfter(t, [{ kind: 'email', attempts: perEmail + 1 }]), 450);
-    assert.equal(retryAfter(t, [{ kind: 'address', attempts: perAddress + 1 }]), 450);
-    assert.equal(
-      retryAfter(t, [{ kind: 'address', attempts: perEmail + 1 }]),
-      undefined,
-      'the address has its own limit',
-    );
+    assert.equal(retryAfter(t, perAddress), undefined);
+    assert.equal(retryAfter(t, perAddress + 1), 450);
     // A refusal in the window's last instant still waits at least a second.
-    assert.equal(retryAfter(windowStart(t) + windowMs - 1, [{ kind: 'email', attempts: perEmail + 1 }]), 1);
+    assert.equal(retryAfter(windowStart(t) + windowMs - 1, perAddress + 1), 1);
+  });
+});
+
+describe('sign-in waits per (email, address)', () => {
+  const { freeFailures, firstDelayMs, maxDelayMs, forgetMs } = SIGN_IN_LIMITS;
+
+  it('lets the first failures pass, then doubles the wait after each further one, up to the cap', () => {
+    const delays = Array.from({ length: 16 }, (_, i) => pairDelayMs(i + 1) / 1000);
+    assert.deepEqual(delays, [0, 0, 0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900]);
+    assert.equal(pairDelayMs(freeFailures + 1), firstDelayMs);
+    assert.equal(pairDelayMs(1000), maxDelayMs);
+  });
+
+  it('refuses within the wait, lets the pair try after it, and forgets a pair silent for a day', () => {
+    const last = Date.UTC(2026, 0, 1, 10, 0, 0);
+    assert.equal(pairRetryAfter(last + 1, freeFailures, last), undefined);
+    assert.equal(pairRetryAfter(last + 500, freeFailures + 2, last), 4);
+    assert.equal(pairRetryAfter(last + 4000, freeFailures + 2, last), undefined);
+    assert.equal(pairRetryAfter(last + 60_000, 1000, last), 840);
+    assert.equal(pairRetryAfter(last + forgetMs, 1000, last), undefined);
   });
 });
 
