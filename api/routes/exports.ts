@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { withoutAddresses } from '../../domain/addresses.js';
+import { publicFailure } from '../../domain/addresses.js';
 import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import {
@@ -137,7 +137,7 @@ const presentExport = (row: ExportRow) => ({
   tables: row.tables,
   status: row.status,
   row_counts: row.row_counts,
-  error: row.error === null ? null : withoutAddresses(row.error),
+  error: row.error === null ? null : publicFailure(row.error),
   created_at: row.created_at.toISOString(),
   started_at: row.started_at?.toISOString() ?? null,
   finished_at: row.finished_at?.toISOString() ?? null,

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { type TargetPolicy, urlProblem } from '../../lib/targets.js';
+import { publicFailure } from '../../domain/addresses.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
@@ -75,7 +76,8 @@ const presentDelivery = (row: DeliveryRow) => ({
   attempts: row.attempts,
   next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
   last_status: row.last_status,
-  last_error: row.last_error,
+  // A delivery's errors name what the sender resolved (an internal name's private address): never shown.
+  last_error: row.last_error === null ? null : publicFailure(row.last_error),
   created_at: row.created_at.toISOString(),
   finished_at: row.finished_at?.toISOString() ?? null,
 });
@@ -221,7 +223,11 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
         ctx.body = {
           ...presentDelivery(rows[0]),
           payload: rows[0].payload,
-          attempt_log: attempts.map((a) => ({ ...a, started_at: a.started_at.toISOString() })),
+          attempt_log: attempts.map((a) => ({
+            ...a,
+            started_at: a.started_at.toISOString(),
+            error: a.error === null ? null : publicFailure(a.error),
+          })),
         };
       },
     }),

@@ -227,16 +227,24 @@ describe('webhook deliveries: signing, retries, give-ups, redelivery, SSRF guard
     const strict = await sender([]);
     await complete('u-guarded');
     // The sender's own wake-up may be the one making the attempt: wait for its outcome.
-    const error = await waitFor('the refused attempt', async () => {
-      const { rows } = await services().db.query<{ error: string | null }>(
-        `select a.error from webhook_attempts a join webhook_deliveries d using (project_id, delivery_id)
+    const refused = await waitFor('the refused attempt', async () => {
+      const { rows } = await services().db.query<{ delivery_id: string; error: string | null }>(
+        `select a.delivery_id, a.error from webhook_attempts a join webhook_deliveries d using (project_id, delivery_id)
          join webhook_subscriptions s on s.project_id = d.project_id and s.webhook_id = d.webhook_id
          where s.url like '%/guarded' and a.error is not null`,
       );
-      return rows[0]?.error ?? undefined;
+      return rows[0]?.error ? { id: rows[0].delivery_id, error: rows[0].error } : undefined;
     });
     assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
-    assert.match(error, /private or loopback/);
+    assert.match(refused.error, /127\.0\.0\.1.*private or loopback/);
+    // The customer reads what failed, never the address the sender resolved the name to.
+    const shown = (await call<Delivery>(api, 'GET', `/webhooks/deliveries/${refused.id}`, { key })).body;
+    const errors = [shown.last_error, ...shown.attempt_log.map((a) => a.error)].filter((e) => e !== null);
+    assert.ok(errors.length > 0);
+    for (const error of errors) {
+      assert.match(error, /resolves to <address>, a private or loopback address/);
+      assert.doesNotMatch(error, /127\.0\.0\.1/);
+    }
     await strict.stop();
     senders.splice(senders.indexOf(strict), 1);
     await services().db.query(`delete from webhook_subscriptions where url like '%/guarded'`);

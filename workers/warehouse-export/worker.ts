@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { boundedError } from '../../domain/addresses.js';
 import { type PoolClient, inTransaction } from '../../lib/db.js';
 import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
 import { queryBatches } from '../../lib/db-cursor.js';
@@ -131,7 +132,8 @@ async function runExport(services: Services, claimed: ClaimedExport): Promise<vo
       job.export_id,
       outcome.status,
       outcome.status === 'succeeded' ? outcome.counts : {},
-      outcome.status === 'failed' ? outcome.error : null,
+      // Stored and read back on every status GET: bounded (the full text goes to the log below).
+      outcome.status === 'failed' ? boundedError(outcome.error) : null,
     ],
   );
   const fields = { destination: job.destination, tables: job.tables, ms: Math.round(performance.now() - started) };

@@ -1,3 +1,4 @@
+import { boundedError } from '../../domain/addresses.js';
 import type { Pool } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
 
@@ -101,6 +102,8 @@ export async function renewLeases(db: Pool, held: Claimed[], leaseMs: number): P
 
 /** Stores an attempt's outcome and releases the lease, only while the claim is still ours. */
 export async function recordAttempt(db: Pool, d: Claimed, outcome: Recorded): Promise<void> {
+  // Stored texts are bounded, whatever a failure said (the full text is in the sender's log).
+  const error = outcome.error === null ? null : boundedError(outcome.error);
   await inTransaction(db, async (client) => {
     await client.query(
       `update webhook_attempts set duration_ms = $4, status = $5, error = $6, retry_in_ms = $7
@@ -111,7 +114,7 @@ export async function recordAttempt(db: Pool, d: Claimed, outcome: Recorded): Pr
         d.attempts,
         outcome.durationMs,
         outcome.status,
-        outcome.error,
+        error,
         outcome.next.status === 'pending' ? outcome.next.delayMs : null,
       ],
     );
@@ -128,7 +131,7 @@ export async function recordAttempt(db: Pool, d: Claimed, outcome: Recorded): Pr
         outcome.next.status,
         outcome.next.status === 'pending' ? outcome.next.delayMs : 0,
         outcome.status,
-        outcome.error,
+        error,
       ],
     );
   });
