@@ -245,6 +245,17 @@ describe('admin console in Chromium', function () {
     const row = page.getByRole('row', { name: /browser test key/ });
     await row.waitFor();
     assert.doesNotMatch(await row.innerText(), /never/, 'last used shows');
+    assert.match(await row.innerText(), /Server/, 'a key without origins is a server key');
+
+    // A browser key shows its class and the origins it may send from.
+    await page.getByRole('button', { name: 'Create New Key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('page key');
+    await page.getByLabel('Allowed origins (a browser key)').fill('https://app.example.com');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const browserRow = page.getByRole('row', { name: /page key/ });
+    await browserRow.waitFor();
+    assert.match(await browserRow.innerText(), /Browser\s+https:\/\/app\.example\.com/);
 
     await page.getByRole('button', { name: 'Revoke key browser test key' }).click();
     const dialog = page.getByRole('dialog', { name: /Revoke the key/ });

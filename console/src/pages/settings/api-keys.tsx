@@ -15,6 +15,8 @@ interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** A browser key's allowed origins (the pages it may send from); null: a server key. */
+  allowed_origins: string[] | null;
 }
 
 const SCOPES = [
@@ -54,12 +56,24 @@ export function ApiKeys() {
         )}
         <WhenLoaded loaded={list} what="API keys">
           {(data) => (
-            <DataTable label="API keys" columns={['Name', 'Scopes', 'Created', 'Last used', 'Status', ACTIONS]}>
+            <DataTable label="API keys" columns={['Name', 'Kind', 'Scopes', 'Created', 'Last used', 'Status', ACTIONS]}>
               {data.api_keys.map((k) => (
                 <tr key={k.id}>
                   <th scope="row">
                     {k.name || <span class="muted">unnamed</span>} <span class="mono muted id">{k.id}</span>
                   </th>
+                  <td>
+                    {k.allowed_origins ? (
+                      <>
+                        <Badge tone="muted">Browser</Badge>{' '}
+                        <span class="muted" title="The pages this key may send from">
+                          {k.allowed_origins.join(', ')}
+                        </span>
+                      </>
+                    ) : (
+                      <span title="For servers: any caller holding it is trusted; never put it in a page">Server</span>
+                    )}
+                  </td>
                   <td>{k.scopes.join(', ')}</td>
                   <td>{when(k.created_at)}</td>
                   <td>{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
@@ -103,7 +117,15 @@ function NewKeyForm({
   const { busy, error, onSubmit } = useSubmit(async (data) => {
     const scopes = someChecked(data, 'scope', 'scope');
     const name = text(data, 'name');
-    const created = await api<{ key: string }>('POST', '/api-keys', { name, scopes });
+    // One origin per line or comma: a browser key, which pages on those origins may use.
+    const origins = text(data, 'origins')
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    const created = await api<{ key: string }>('POST', '/api-keys', {
+      name,
+      scopes,
+      ...(origins.length > 0 ? { allowed_origins: origins } : {}),
+    });
     onCreated({ name, key: created.key });
   });
   return (
@@ -114,6 +136,16 @@ function NewKeyForm({
         )}
       </Field>
       <CheckGroup legend="Scopes" name="scope" options={SCOPES} checked={(scope) => scope === 'events:write'} />
+      <Field label="Allowed origins (a browser key)">
+        {(control) => (
+          <textarea
+            {...control}
+            name="origins"
+            rows={2}
+            placeholder="https://app.example.com — leave empty for a server key"
+          />
+        )}
+      </Field>
       <ErrorNotice error={error} />
       <FormActions busy={busy} label="Create key" working="Creating…" onCancel={onCancel} />
     </form>
