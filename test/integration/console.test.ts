@@ -304,6 +304,13 @@ describe('admin console in Chromium', function () {
       [projectId],
     );
     await page.getByRole('region', { name: 'Live alerts' }).getByText('/live-from-the-stream').waitFor();
+    // Three days of history have no week before the last to compare with: no "stable (0 %)".
+    const trends = page.getByRole('region', { name: 'Trends, last 28 days' });
+    await trends
+      .getByText(/not enough history yet \(\d days?\)/)
+      .first()
+      .waitFor();
+    assert.doesNotMatch(await trends.innerText(), /stable \(0 %\)/);
     await shoot(page, 'friction');
   });
 

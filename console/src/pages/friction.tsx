@@ -194,6 +194,9 @@ function LiveAlerts({ status, alerts }: { status: string; alerts: FrictionAlert[
 
 const TRENDS_SHOWN = 6;
 
+/** Fewer days than this and the week over week comparison has no week before to compare with. */
+const MIN_TREND_DAYS = 8;
+
 type TrendPage = { trends: Trend[]; total: number };
 
 /** Trends that need attention first, in the API's order (alert level, then the steepest rise). */
@@ -221,8 +224,20 @@ function TrendList({ loaded }: { loaded: Loaded<TrendPage> }) {
                     <Badge tone={LEVEL_TONE[t.alert_level] ?? 'muted'}>
                       {t.alert_level === 'none' ? 'No alert' : `Alert: ${t.alert_level}`}
                     </Badge>{' '}
-                    {t.trend} ({t.percent_change > 0 ? '+' : ''}
-                    {num(t.percent_change)} %)
+                    {t.friction_history.length < MIN_TREND_DAYS ? (
+                      <span
+                        class="muted"
+                        title={`A trend compares the last 7 days with the 7 before: ${t.friction_history.length} of ${MIN_TREND_DAYS} days so far`}
+                      >
+                        not enough history yet ({t.friction_history.length}{' '}
+                        {t.friction_history.length === 1 ? 'day' : 'days'})
+                      </span>
+                    ) : (
+                      <>
+                        {t.trend} ({t.percent_change > 0 ? '+' : ''}
+                        {num(t.percent_change)} %)
+                      </>
+                    )}
                   </p>
                 </li>
               ))}
