@@ -43,6 +43,20 @@ export interface TrackInput {
   messageId?: string;
 }
 
+export interface IdentifyInput {
+  userId: string;
+  properties?: Record<string, unknown>;
+  /** The id the person's events were sent under before sign-in (e.g. a sign-up funnel): linked to userId */
+  anonymousId?: string;
+}
+
+/** The body of POST /users/identify; anonymous_id only when given. */
+export function identifyBody(input: IdentifyInput): Record<string, unknown> {
+  const body: Record<string, unknown> = { user_id: input.userId, properties: input.properties ?? {} };
+  if (input.anonymousId !== undefined) body.anonymous_id = input.anonymousId;
+  return body;
+}
+
 /**
  * The Node.js client. `track` queues and returns at once; a background sender delivers batches
  * (see Delivery). User calls and the typed read helpers (ApiCalls) return the service's answer.
@@ -119,12 +133,14 @@ export class Client extends ApiCalls {
     return messageId;
   }
 
-  /** Creates the user or merges properties into it (a null value removes a property). */
-  async identify(input: { userId: string; properties?: Record<string, unknown> }): Promise<Schemas['User']> {
-    return (await this.call('POST', '/users/identify', {
-      user_id: input.userId,
-      properties: input.properties ?? {},
-    })) as Schemas['User'];
+  /**
+   * Creates the user or merges properties into it (a null value removes a property). With
+   * `anonymousId`, the events sent under that id before sign-in become the user's and count as one
+   * person; an anonymous id links to one user only (a second user: ApiError 409 `conflict` with
+   * details.reason `linked_to_another_user`).
+   */
+  async identify(input: IdentifyInput): Promise<Schemas['User']> {
+    return (await this.call('POST', '/users/identify', identifyBody(input))) as Schemas['User'];
   }
 
   /** Merges properties into an existing user (404 when there is none). */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, Client, NetworkError } from '../dist/index.js';
+import { identifyBody } from '../dist/client.js';
 import { parseRetryAfter, retriable, retryDelay } from '../dist/http.js';
 
 describe('retry rules (no service needed)', () => {
@@ -61,5 +62,16 @@ describe('retry rules (no service needed)', () => {
     assert.throws(() => new Client({ apiKey: 'pi_x', batchSize: 1001 }), RangeError);
     const client = new Client({ apiKey: 'pi_x', flushAtExit: false, onError: () => undefined });
     assert.doesNotThrow(() => client.track(undefined as never));
+  });
+});
+
+describe('identify body (no service needed)', () => {
+  it('sends anonymous_id only when given, next to user_id and properties', () => {
+    assert.deepEqual(identifyBody({ userId: 'u_42' }), { user_id: 'u_42', properties: {} });
+    assert.deepEqual(identifyBody({ userId: 'u_42', properties: { plan: 'pro' }, anonymousId: 'anon_7' }), {
+      user_id: 'u_42',
+      properties: { plan: 'pro' },
+      anonymous_id: 'anon_7',
+    });
   });
 });
