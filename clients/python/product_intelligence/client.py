@@ -164,12 +164,16 @@ class Client(ReadHelpers):
 
     # --- users (synchronous) ---
 
-    def identify(self, user_id: str, properties: Optional[Mapping[str, Any]] = None) -> User:
+    def identify(
+        self, user_id: str, properties: Optional[Mapping[str, Any]] = None, *, anonymous_id: Optional[str] = None
+    ) -> User:
         """``POST /users/identify``: creates the user or merges ``properties`` into it (a key set to
-        None is removed). Returns the user as stored."""
-        body: dict = {"user_id": user_id}
-        if properties is not None:
-            body["properties"] = properties
+        None is removed). Returns the user as stored.
+
+        ``anonymous_id``: the id the person's events were sent under before sign-in; they become the
+        user's and count as one person. An anonymous id links to one user only: linking it to another
+        raises ``ApiError`` 409 ``conflict`` with ``details["reason"] == "linked_to_another_user"``."""
+        body = identify_body(user_id, properties, anonymous_id)
         return self._write("POST", "/users/identify", body)  # type: ignore[no-any-return]
 
     def update_user(self, user_id: str, properties: Mapping[str, Any]) -> User:
@@ -182,6 +186,16 @@ class Client(ReadHelpers):
 
     def get_user(self, user_id: str) -> User:
         return self._get(path_of("users", user_id))  # type: ignore[no-any-return]
+
+
+def identify_body(user_id: str, properties: Optional[Mapping[str, Any]], anonymous_id: Optional[str]) -> dict:
+    """The body of ``POST /users/identify``; ``properties`` and ``anonymous_id`` only when given."""
+    body: dict = {"user_id": user_id}
+    if properties is not None:
+        body["properties"] = properties
+    if anonymous_id is not None:
+        body["anonymous_id"] = anonymous_id
+    return body
 
 
 def _number(value: Any) -> bool:

@@ -3,6 +3,7 @@ Postgres behind it. Events are checked where they end up: the raw export."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -195,6 +196,62 @@ class UsersTest(unittest.TestCase):
         with self.assertRaises(ApiError) as caught:
             api.update_user(user, {"plan": "pro"})
         self.assertEqual(caught.exception.status, 404)
+        api.shutdown()
+
+
+class IdentityTest(unittest.TestCase):
+    def test_a_sign_up_funnel_counts_as_one_person_and_its_anonymous_id_links_to_no_second_user(self):
+        api = client(flush_interval=0)
+        anonymous_id, user, feature = unique("anon"), unique("signed-up"), unique("feature")
+        hour_ago = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
+
+        def at(seconds):
+            return hour_ago + dt.timedelta(seconds=seconds)
+
+        # Before sign-up the person is known by the anonymous id only: seen and used, data_volume 10.
+        api.track(anonymous_id, "page_view", {"page": "/signup"}, timestamp=at(0))
+        api.track(anonymous_id, "feature_impression", {"page": "/signup", "feature": feature}, timestamp=at(1))
+        used = {"page": "/signup", "feature": feature, "ui_context": {"data_volume": 10}}
+        api.track(anonymous_id, "feature_used", used, timestamp=at(2))
+        self.assertTrue(api.flush(timeout=30))
+
+        self.assertEqual(api.identify(user, {"plan": "trial"}, anonymous_id=anonymous_id)["user_id"], user)
+        # After sign-up, under the user id: used again, data_volume 30.
+        used = {"page": "/welcome", "feature": feature, "ui_context": {"data_volume": 30}}
+        api.track(user, "feature_used", used, timestamp=at(3))
+        self.assertTrue(api.flush(timeout=30))
+
+        # The mean data volume is 20 only once both uses are counted; two people would be users_used 2.
+        last = []
+
+        def one_person():
+            found = [f for f in api.features(date_range="last_7_days")["features"] if f["name"] == feature]
+            last[:] = found
+            item = found and found[0]
+            return (
+                item
+                and item["context"]["avg_data_volume_when_used"] == 20
+                and (item["users_saw"], item["users_used"]) == (1, 1)
+                and item
+            )
+
+        try:
+            item = wait_for("both uses of the feature counted as one person", one_person, timeout=90)
+        except AssertionError as err:
+            raise AssertionError(f"{err}; the feature last read: {last}") from None
+        self.assertEqual(item["engagement_conversion"], 1)
+        self.assertEqual(api.get_user(user)["user_id"], user)
+
+        # The same link again is harmless; a second user, or a signed-up user's id as anonymous id, is refused.
+        self.assertEqual(api.identify(user, anonymous_id=anonymous_id)["user_id"], user)
+        for anonymous, reason in ((anonymous_id, "linked_to_another_user"), (user, "identified_user")):
+            with self.assertRaises(ApiError) as caught:
+                api.identify(unique("other"), anonymous_id=anonymous)
+            refused = caught.exception
+            self.assertEqual(
+                (refused.status, refused.code, refused.details),
+                (409, "conflict", {"field": "anonymous_id", "reason": reason}),
+            )
         api.shutdown()
 
 

@@ -20,6 +20,7 @@ from product_intelligence._batching import (
 )
 from product_intelligence._retry import backoff_delay, may_retry, parse_retry_after, retry_delay
 from product_intelligence._transport import base_url_of, error_of, path_of
+from product_intelligence.client import identify_body
 from product_intelligence.errors import ApiError, NetworkError
 
 
@@ -146,6 +147,15 @@ class TransportTest(unittest.TestCase):
         html = error_of(502, {"Retry-After": "3"}, b"<html>Bad gateway</html>" + b"x" * 500)
         self.assertEqual((html.status, html.code, html.retry_after, html.retriable), (502, None, 3, True))
         self.assertLessEqual(len(html.message), 200)
+
+
+class IdentifyBodyTest(unittest.TestCase):
+    def test_anonymous_id_is_sent_only_when_given(self):
+        self.assertEqual(identify_body("u_42", None, None), {"user_id": "u_42"})
+        self.assertEqual(
+            identify_body("u_42", {"plan": "pro"}, "anon_7"),
+            {"user_id": "u_42", "properties": {"plan": "pro"}, "anonymous_id": "anon_7"},
+        )
 
 
 class OptionsAndTrackTest(unittest.TestCase):
