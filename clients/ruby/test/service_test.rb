@@ -172,6 +172,58 @@ class UsersTest < Minitest::Test
   end
 end
 
+class IdentityTest < Minitest::Test
+  include ServiceHelpers
+
+  def test_a_sign_up_funnel_counts_as_one_person_and_its_anonymous_id_links_to_no_second_user
+    api = client(flush_interval: 0)
+    anonymous_id = unique('anon')
+    user = unique('signed-up')
+    feature = unique('feature')
+    hour_ago = Time.now.utc - 3600
+    # Before sign-up the person is known by the anonymous id only: seen and used, data_volume 10.
+    api.track(user_id: anonymous_id, event: 'page_view', properties: { page: '/signup' }, timestamp: hour_ago)
+    api.track(user_id: anonymous_id, event: 'feature_impression', properties: { page: '/signup', feature: feature },
+              timestamp: hour_ago + 1)
+    api.track(user_id: anonymous_id, event: 'feature_used',
+              properties: { page: '/signup', feature: feature, ui_context: { data_volume: 10 } },
+              timestamp: hour_ago + 2)
+    assert api.flush(timeout: 30)
+
+    assert_equal user, api.identify(user_id: user, properties: { plan: 'trial' }, anonymous_id: anonymous_id)['user_id']
+    # After sign-up, under the user id: used again, data_volume 30.
+    api.track(user_id: user, event: 'feature_used',
+              properties: { page: '/welcome', feature: feature, ui_context: { data_volume: 30 } },
+              timestamp: hour_ago + 3)
+    assert api.flush(timeout: 30)
+
+    # The mean data volume is 20 only once both uses are counted; two people would be users_used 2.
+    last = nil
+    item = begin
+      wait_for('both uses of the feature counted as one person', timeout: 90) do
+        last = api.features(date_range: 'last_7_days')['features'].find { |f| f['name'] == feature }
+        last if last && last['context']['avg_data_volume_when_used'] == 20 &&
+                [last['users_saw'], last['users_used']] == [1, 1]
+      end
+    rescue Minitest::Assertion => e
+      raise Minitest::Assertion, "#{e.message}; the feature last read: #{last.inspect}"
+    end
+    assert_equal 1, item['engagement_conversion']
+    assert_equal user, api.get_user(user_id: user)['user_id']
+
+    # The same link again is harmless; a second user, or a signed-up user's id as anonymous id, is refused.
+    assert_equal user, api.identify(user_id: user, anonymous_id: anonymous_id)['user_id']
+    { anonymous_id => 'linked_to_another_user', user => 'identified_user' }.each do |anonymous, reason|
+      error = assert_raises(ProductIntelligence::ApiError) do
+        api.identify(user_id: unique('other'), anonymous_id: anonymous)
+      end
+      assert_equal [409, 'conflict', { 'field' => 'anonymous_id', 'reason' => reason }],
+                   [error.status, error.code, error.details]
+    end
+    api.shutdown
+  end
+end
+
 class ReadsTest < Minitest::Test
   include ServiceHelpers
 

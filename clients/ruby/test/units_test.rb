@@ -114,6 +114,15 @@ class TransportTest < Minitest::Test
   end
 end
 
+class IdentifyBodyTest < Minitest::Test
+  def test_anonymous_id_is_sent_only_when_given
+    body = ProductIntelligence::Client.method(:identify_body)
+    assert_equal({ user_id: 'u_42' }, body.call('u_42', nil, nil))
+    assert_equal({ user_id: 'u_42', properties: { plan: 'pro' }, anonymous_id: 'anon_7' },
+                 body.call('u_42', { plan: 'pro' }, 'anon_7'))
+  end
+end
+
 class OptionsAndTrackTest < Minitest::Test
   def new_client(**options)
     ProductIntelligence::Client.new(api_key: 'k', host: 'http://127.0.0.1:9', flush_at_exit: false, **options)

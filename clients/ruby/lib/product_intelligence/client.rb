@@ -159,11 +159,20 @@ module ProductIntelligence
     end
 
     # POST /users/identify: creates the user or merges +properties+ into it (a key set to nil is removed).
+    # +anonymous_id+: the id the person's events were sent under before sign-in; they become the user's
+    # and count as one person. An anonymous id links to one user only: linking it to another raises
+    # ApiError 409 "conflict" with details["reason"] == "linked_to_another_user".
     # @return [Hash] "user_id", "properties", "created_at", "updated_at"
-    def identify(user_id:, properties: nil)
+    def identify(user_id:, properties: nil, anonymous_id: nil)
+      write('POST', '/users/identify', Client.identify_body(user_id, properties, anonymous_id))
+    end
+
+    # The body of POST /users/identify; properties and anonymous_id only when given.
+    def self.identify_body(user_id, properties, anonymous_id)
       body = { user_id: user_id }
       body[:properties] = properties unless properties.nil?
-      write('POST', '/users/identify', body)
+      body[:anonymous_id] = anonymous_id unless anonymous_id.nil?
+      body
     end
 
     # PATCH /users/{id}: merges +properties+ into a known user (404 if unknown).
