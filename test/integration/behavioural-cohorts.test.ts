@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { RunningApi } from '../../api/server.js';
 import { COHORT_FEATURES, type Vector } from '../../domain/cohorts/behavioural.js';
 import { refreshBehaviouralCohorts, startBehaviouralCohortWorker } from '../../workers/behavioural-cohorts/worker.js';
+import { recomputeWaitMs } from '../../workers/behavioural-cohorts/schedule.js';
 import { refreshCohortMembership } from '../../workers/cohort-membership/worker.js';
 import {
   call,
@@ -132,7 +133,7 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
   const run = crypto.randomUUID().slice(0, 8);
   const groupOf = new Map<string, Group>();
 
-  async function send(perGroup: number, from: number): Promise<void> {
+  async function send(perGroup: number, from: number, key = write): Promise<void> {
     const events: Event[] = [];
     for (const group of GROUPS) {
       for (let i = from; i < from + perGroup; i++) {
@@ -143,7 +144,7 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
     }
     for (let at = 0; at < events.length; at += 1000) {
       const reply = await call(api, 'POST', '/events/batch', {
-        key: write,
+        key,
         json: { events: events.slice(at, at + 1000) },
       });
       assert.equal(reply.status, 202, JSON.stringify(reply.body));
@@ -306,6 +307,38 @@ describe('behavioural cohorts: planted groups recovered by clustering, through t
       assert.deepEqual(withoutTime(message.data), expected);
       assert.deepEqual(withoutTime(outbox.find((r) => r.data.cohort_id === cohort.id)!.data), expected);
     }
+  });
+
+  it('a project first looked at empty gets its cohorts within a minute of its data, not ten', async () => {
+    const young = await newProject(['events:write', 'analytics:read']);
+    const [youngKey] = young.keys as [string];
+    const pass = () => refreshBehaviouralCohorts(services(), young.projectId, { minAgeMs: recomputeWaitMs });
+    /** Moves the project's last computation and check back in time: what the worker sees that much later. */
+    const later = (ms: number) =>
+      services().db.query(
+        `update behavioural_cohort_runs set computed_at = computed_at - $2::float8 * interval '1 millisecond',
+           checked_at = checked_at - $2::float8 * interval '1 millisecond' where project_id = $1`,
+        [young.projectId, ms],
+      );
+    // The worker's first pass finds the project empty: a computation with no cohorts.
+    assert.equal(await pass(), 1);
+    assert.deepEqual(await cohorts(youngKey), []);
+    await send(24, 0, youngKey);
+    // Right away it still waits (a project is not recomputed on every pass) …
+    assert.equal(await pass(), 0);
+    // … but a minute later its cohorts are there.
+    await later(60_000);
+    assert.equal(await pass(), 1);
+    assert.equal((await cohorts(youngKey)).length, 4);
+    // Recomputation stays bounded: new data half a minute later waits again.
+    await send(3, 24, youngKey);
+    assert.equal(await pass(), 0);
+    await later(30_000);
+    assert.equal(await pass(), 1);
+    assert.equal(
+      (await cohorts(youngKey)).reduce((sum, c) => sum + c.size, 0),
+      108,
+    );
   });
 
   it('shares one id space with custom cohorts: listed, fetched, detailed and deleted alike', async () => {

@@ -12,12 +12,13 @@ import {
 } from '../../domain/cohorts/behavioural.js';
 import { ClusterSums, type CohortOf, assignUser, cohortsOf, fitClusters } from '../../domain/cohorts/clustering.js';
 import { eachClusteredChunk, modelSample } from '../../store/behavioural-facts.js';
+import { recomputeWaitMs } from './schedule.js';
 
 /**
- * The worker recomputes a project at most this often, however busy it is, and looks whether an
- * unchanged project's tables changed at most this often too (the fingerprint scans its user_metrics).
+ * How long after its last computation or check a project is left alone: a fixed time, or one by
+ * the users it had then (schedule.ts).
  */
-export const RECOMPUTE_AFTER_MS = 10 * 60_000;
+export type RecomputeWait = number | ((users: number) => number);
 
 /** Users assigned to cohorts at once (memory is bounded by this, not by the project). */
 const USERS_PER_READ = 5000;
@@ -27,7 +28,7 @@ const RULES_VERSION = 'v1';
 
 /**
  * Recomputes the behavioural cohorts of one project (or of every project) whose tables changed
- * since their last computation and whose last computation is at least `minAgeMs` old. Each
+ * since their last computation and whose last computation or check is at least `minAgeMs` old. Each
  * project is one transaction under an advisory lock (another worker skips it): a crash leaves
  * the previous cohorts or the new ones, never a mix, with their rows in the id space shared with
  * custom cohorts (`cohorts`) and their membership changes (cohort_changes, published as
@@ -38,7 +39,7 @@ const RULES_VERSION = 'v1';
 export async function refreshBehaviouralCohorts(
   services: Services,
   projectId?: string,
-  options: { minAgeMs?: number; modelSample?: number } = {},
+  options: { minAgeMs?: RecomputeWait; modelSample?: number } = {},
 ): Promise<number> {
   const { db } = services;
   const { rows: projects } = projectId
@@ -77,15 +78,17 @@ export async function refreshBehaviouralCohorts(
 async function recomputeIfChanged(
   client: PoolClient,
   projectId: string,
-  minAgeMs: number,
+  minAgeMs: RecomputeWait,
   sampleLimit: number,
 ): Promise<boolean> {
-  const { rows: runs } = await client.query<{ fingerprint: string; young: boolean }>(
-    `select fingerprint, greatest(computed_at, checked_at) > now() - $2::float8 * interval '1 millisecond' as young
+  const { rows: runs } = await client.query<{ fingerprint: string; age_ms: number; users: number }>(
+    `select fingerprint, extract(epoch from now() - greatest(computed_at, checked_at))::float8 * 1000 as age_ms,
+            users_clustered + users_excluded as users
      from behavioural_cohort_runs where project_id = $1`,
-    [projectId, minAgeMs],
+    [projectId],
   );
-  if (runs[0]?.young) return false;
+  const last = runs[0];
+  if (last && last.age_ms < (typeof minAgeMs === 'number' ? minAgeMs : minAgeMs(last.users))) return false;
   // Every event changes a user's event count; an erasure changes the user count.
   const { rows: prints } = await client.query<{
     fingerprint: string;
@@ -101,7 +104,7 @@ async function recomputeIfChanged(
     [projectId, RULES_VERSION, BEHAVIOURAL_COHORTS.minSessions],
   );
   const { fingerprint, reference_day, users, clustered } = prints[0]!;
-  if (runs[0]?.fingerprint === fingerprint) {
+  if (last?.fingerprint === fingerprint) {
     await client.query('update behavioural_cohort_runs set checked_at = now() where project_id = $1', [projectId]);
     return false;
   }
@@ -273,12 +276,13 @@ async function recordChanges(client: PoolClient, projectId: string, cohorts: Coh
 
 /**
  * Wakes every config.pollIntervalMs; a project is recomputed when its tables changed and its
- * last computation is RECOMPUTE_AFTER_MS old (at once when it has none).
+ * last computation or check is recomputeWaitMs(its users then) old (at once when it has none):
+ * a project found empty at its first pass gets its cohorts within a minute of its data.
  */
 export function startBehaviouralCohortWorker(services: Services): Promise<{ stop(): Promise<void> }> {
   const log = services.log.child({ component: 'behavioural-cohorts' });
   const refresh = async () => {
-    const recomputed = await refreshBehaviouralCohorts(services, undefined, { minAgeMs: RECOMPUTE_AFTER_MS });
+    const recomputed = await refreshBehaviouralCohorts(services, undefined, { minAgeMs: recomputeWaitMs });
     if (recomputed > 0) log.info({ recomputed }, 'behavioural cohorts recomputed');
   };
   return periodicWorker(refresh, services.config.pollIntervalMs, log, workerPace(services.config));
