@@ -52,32 +52,41 @@ export function allowedOriginsOf(origins: string[] | null | undefined, scopes: S
   return [...new Set(normalized)];
 }
 
-/** 403 for a key whose allow-list does not hold the request's Origin (no Origin: not a browser, not refused). */
+/**
+ * 403 for a key used from a page it may not be used from (no Origin: not a browser, not refused): a
+ * browser key from an origin outside its allow-list, or a server key (no allow-list) from any page,
+ * where its secret is readable by anyone who opens the page.
+ */
 export function refuseForeignOrigin(origin: string, allowedOrigins: string[] | null): void {
-  if (!origin || allowedOrigins === null || allowedOrigins.includes(origin)) return;
+  if (!origin || allowedOrigins?.includes(origin)) return;
+  if (allowedOrigins === null) {
+    throw new ApiError(
+      403,
+      'forbidden',
+      `This is a server key (it lists no allowed_origins), and the request comes from a page (Origin ${origin}), ` +
+        'where anyone can read the key. Use a browser key that lists the origin (scopes ["events:write"], ' +
+        "allowed_origins), and revoke this key if the page was published; a server forwarding a browser's " +
+        'Origin header should drop it.',
+      { origin, reason: 'server_key_in_page' },
+    );
+  }
   throw new ApiError(403, 'forbidden', `Requests from the origin ${origin} are not allowed for this API key.`, {
     origin,
     reason: 'origin_not_allowed',
   });
 }
 
-/** Whether some live browser key lists the origin: all a preflight or a keyless answer can know. */
-async function someKeyAllows(db: Pool, origin: string): Promise<boolean> {
-  const { rows } = await db.query<{ allowed: boolean }>(
-    'select exists (select 1 from api_keys where revoked_at is null and allowed_origins @> array[$1]) as allowed',
-    [origin],
-  );
-  return rows[0]!.allowed;
-}
-
 /**
- * CORS for BROWSER_PATHS. A preflight carries no key, so it is answered for an origin that some
- * live key allows; the request itself gets `Access-Control-Allow-Origin` only when its own key
- * allows the origin (errors included, so the tracker can read a 400 or a 429's Retry-After), and a
- * 401 when the preflight would pass (so a wrong key shows as 401, not as an endless network error).
- * Anything else gets no CORS headers, and the browser keeps the answer from the page.
+ * CORS for BROWSER_PATHS. A preflight carries no key, and a page holds its key anyway (nothing
+ * ambient such as a cookie rides along), so any page origin passes it and the request's own key
+ * decides: its answers (errors included, so the tracker can read a 400 or a 429's Retry-After) get
+ * `Access-Control-Allow-Origin` only when the key allows the origin. The refusal of the key itself
+ * (401, 403) is readable by every page, so the tracker can say why instead of retrying a network
+ * error; it carries the error alone. Anything else gets no CORS headers, and the browser keeps the
+ * answer from the page.
  */
-export function ingestCors(db: Pool): Middleware {
+// `_db`: no lookup is needed any more; api/app.ts still passes its pool.
+export function ingestCors(_db?: Pool): Middleware {
   return async (ctx, next) => {
     if (!BROWSER_PATHS.has(ctx.path)) {
       await next();
@@ -85,8 +94,10 @@ export function ingestCors(db: Pool): Middleware {
     }
     const origin = ctx.get('Origin');
     ctx.vary('Origin');
+    // A page's origin as browsers send it; `null` (sandboxed frames, files) and anything else get nothing.
+    const pageOrigin = origin !== '' && normalizeOrigin(origin) === origin;
     if (ctx.method === 'OPTIONS' && origin && ctx.get('Access-Control-Request-Method')) {
-      if (await someKeyAllows(db, origin)) {
+      if (pageOrigin) {
         ctx.set({
           'Access-Control-Allow-Origin': origin,
           'Access-Control-Allow-Methods': 'POST',
@@ -97,7 +108,7 @@ export function ingestCors(db: Pool): Middleware {
       ctx.status = 204;
       return;
     }
-    const ownKeyAllows = () => origin !== '' && ctx.state.auth?.allowedOrigins?.includes(origin) === true;
+    const ownKeyAllows = () => pageOrigin && ctx.state.auth?.allowedOrigins?.includes(origin) === true;
     const allow = () =>
       ctx.set({
         'Access-Control-Allow-Origin': origin,
@@ -107,8 +118,10 @@ export function ingestCors(db: Pool): Middleware {
       await next();
     } catch (err) {
       // The error middleware (outside) renders the error and keeps the headers set here.
-      const unknownKey = err instanceof ApiError && err.status === 401;
-      if (ownKeyAllows() || (origin && unknownKey && (await someKeyAllows(db, origin)))) allow();
+      if (ownKeyAllows()) allow();
+      else if (pageOrigin && err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+        ctx.set('Access-Control-Allow-Origin', origin);
+      }
       throw err;
     }
     if (ownKeyAllows()) allow();

@@ -66,3 +66,68 @@ export function batchLength(sizes: number[], maxCount: number, maxBytes: number)
   }
   return n;
 }
+
+/** An answer that stops the tracker (`denied`: the key is refused) or holds it back (`limited`: 429). */
+export interface Refusal {
+  kind: 'denied' | 'limited';
+  /** what the developer reads in the console and in flush()'s rejection: the cause and the fix */
+  message: string;
+  /** limited: when the events are sent again (ms since the epoch), if the service said */
+  retryAt?: number;
+}
+
+interface ErrorBody {
+  error?: { code?: unknown; message?: unknown; details?: { reason?: unknown; origin?: unknown } };
+}
+
+const STOPPED = 'Nothing more is sent from this page, and what was queued is dropped.';
+const BROWSER_KEY = 'an events:write key whose allowed_origins list it (admin console, API keys; or POST /v1/api-keys)';
+
+/**
+ * What a refusal of the key (401, 403) or of the project's quota (429) means for the developer, from
+ * the answer and the page's origin; undefined for any other answer. The service's error body names
+ * the reason (docs/api.md); the page's origin stands in when it does not.
+ */
+export function refusalOf(
+  reply: { status: number; retryAfter: string | null; body?: unknown },
+  pageOrigin: string,
+  now: number,
+): Refusal | undefined {
+  const error = (reply.body as ErrorBody | undefined)?.error;
+  const said = typeof error?.message === 'string' ? ` (${error.message})` : '';
+  const origin = typeof error?.details?.origin === 'string' ? error.details.origin : pageOrigin;
+  if (reply.status === 401) {
+    return {
+      kind: 'denied',
+      message:
+        `pi: the service refused the tracker's API key: it is unknown or revoked (401${said}). ` +
+        `Put a live browser key for ${origin} in data-api-key (apiKey): ${BROWSER_KEY}. ${STOPPED}`,
+    };
+  }
+  if (reply.status === 403) {
+    const reason = error?.details?.reason;
+    const cause =
+      reason === 'origin_not_allowed'
+        ? `the key does not allow the origin ${origin} (403). Add it: use a browser key that lists ${origin}, ${BROWSER_KEY}.`
+        : reason === 'server_key_in_page'
+          ? `it is a server key (no allowed_origins), and a key in a page is readable by anyone (403). ` +
+            `Use a browser key for ${origin}, ${BROWSER_KEY}, and revoke this key if the page was published.`
+          : `the key may not send events (403${said}). Use a browser key for ${origin}, ${BROWSER_KEY}.`;
+    return { kind: 'denied', message: `pi: the service refused the tracker's API key: ${cause} ${STOPPED}` };
+  }
+  if (reply.status === 429) {
+    const wait = parseRetryAfter(reply.retryAfter, now);
+    const when =
+      wait === undefined
+        ? 'retries with a backoff of up to a minute'
+        : `sends them again at ${new Date(now + wait).toISOString()} (in ${Math.ceil(wait / 1000)} s)`;
+    return {
+      kind: 'limited',
+      message:
+        `pi: the project's hourly request limit is used up (429${said}). The tracker keeps this page's events ` +
+        `and ${when}. If this is not a one-off, raise the project's rate tier.`,
+      ...(wait !== undefined && { retryAt: now + wait }),
+    };
+  }
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import { type Capture, type Properties, currentPage, startCapture } from './capture.js';
 import { type Consent, consentState, doNotTrack, redactPath } from './privacy.js';
+import { type Refusal, refusalOf } from './policy.js';
 import { EVENTS_PATH, type Item, type Reply, Sender } from './sender.js';
 import { idStore, unsent } from './storage.js';
 
@@ -28,12 +29,19 @@ export interface TrackerOptions {
 }
 
 export interface Tracker {
-  /** Events from now on carry `userId`; `properties` are merged into the user's (POST /v1/users/identify). */
+  /**
+   * Events from now on carry `userId`; `properties` are merged into the user's (POST /v1/users/identify).
+   * The first identify after anonymous events links their anonymous id to the user (`anonymous_id`).
+   */
   identify(userId: string, properties?: Properties): void;
   track(event: string, properties?: Properties): void;
-  /** Resolves once every event queued so far (clicks still in their response window included) is acknowledged. */
+  /**
+   * Resolves once every event queued so far (clicks still in their response window included) is acknowledged.
+   * Rejects when the service refuses the key (401, 403) or the project's quota is used up (429), with the
+   * message the console shows.
+   */
   flush(): Promise<void>;
-  /** Forgets the user (log-out): a new anonymous id from now on. */
+  /** Forgets the user and the anonymous id (log-out): a new anonymous id from the next event on. */
   reset(): void;
   /** Stops all collection on this site, remembered across visits; drops what is queued. */
   optOut(): void;
@@ -54,7 +62,14 @@ export function uuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-function post(base: string, apiKey: string): (path: string, body: string, keepalive: boolean) => Promise<Reply> {
+/** Answers whose error body the tracker reads: 400 names the bad event, 401/403/429 why it was refused. */
+const READ_BODY = new Set([400, 401, 403, 429]);
+
+function post(
+  base: string,
+  apiKey: string,
+  heard: (reply: Reply) => void,
+): (path: string, body: string, keepalive: boolean) => Promise<Reply> {
   return async (path, body, keepalive) => {
     const res = await fetch(base + path, {
       method: 'POST',
@@ -64,7 +79,8 @@ function post(base: string, apiKey: string): (path: string, body: string, keepal
       credentials: 'omit',
     });
     const reply: Reply = { status: res.status, retryAfter: res.headers.get('Retry-After') };
-    if (res.status === 400) reply.body = await res.json().catch(() => undefined);
+    if (READ_BODY.has(res.status)) reply.body = await res.json().catch(() => undefined);
+    heard(reply);
     return reply;
   };
 }
@@ -74,10 +90,35 @@ export function createTracker(options: TrackerOptions): Tracker {
   const base = `${(options.host ?? location.origin).replace(/\/+$/, '')}/v1`;
   const store = idStore();
   const tab = uuid();
+  // The key refused (for the life of the page), or the quota used up (until a request passes).
+  let denied: Error | undefined;
+  let limited: { error: Error; until: number } | undefined;
+  const stalled = new Set<(err: Error) => void>();
+  const heard = (reply: Reply) => {
+    if (reply.status >= 200 && reply.status < 300) limited = undefined;
+    const refusal: Refusal | undefined = denied ? undefined : refusalOf(reply, location.origin, Date.now());
+    if (!refusal) return;
+    const error = new Error(refusal.message);
+    // Said once: a refused key stops the tracker, a 429 is said again only after a request passed.
+    if (refusal.kind === 'denied' || !limited) console.error(refusal.message);
+    if (refusal.kind === 'denied') {
+      // Resending cannot help and a refused key must not fill the visitor's storage.
+      denied = error;
+      sender.clear();
+      unsent.save(tab, []);
+    } else {
+      limited = { error, until: refusal.retryAt ?? Date.now() };
+    }
+    for (const reject of stalled) reject(error);
+  };
   const sender = new Sender({
-    post: post(base, options.apiKey),
+    post: post(base, options.apiKey, heard),
     batchSize: options.batchSize,
     intervalMs: options.flushIntervalMs,
+    // After a refusal the console error says it all; the dropped batch needs no warning of its own.
+    warn: (m) => {
+      if (!denied) console.warn(`pi: ${m}`);
+    },
   });
 
   const consent = (): Consent =>
@@ -113,7 +154,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     return fresh;
   };
   const emit = (event: string, properties: Properties, at = new Date()) => {
-    if (optedOut()) return;
+    if (optedOut() || denied) return;
     sender.add({
       path: EVENTS_PATH,
       payload: { user_id: userId(), event, properties, timestamp: at.toISOString(), message_id: uuid() },
@@ -131,7 +172,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   const leave = () => {
     capture?.leave();
     sender.unload();
-    if (!optedOut()) unsent.save(tab, sender.items());
+    if (!optedOut() && !denied) unsent.save(tab, sender.items());
   };
   addEventListener('pagehide', leave);
   document.addEventListener('visibilitychange', () =>
@@ -144,9 +185,20 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (typeof id !== 'string' || id.length === 0 || id.length > 255) {
         throw new Error('pi.identify: userId must be a string of 1 to 255 characters');
       }
-      if (optedOut()) return;
+      if (optedOut() || denied) return;
+      // Stitching: the anonymous id of this visitor's events so far becomes the user's, once; a
+      // visitor already identified (as this user or another) has no anonymous id left to link.
+      const anonymous = store.get(USER) === null ? store.get(ANON) : null;
       store.set(USER, id);
-      sender.add({ path: '/users/identify', payload: { user_id: id, ...(properties && { properties }) } });
+      store.remove(ANON);
+      sender.add({
+        path: '/users/identify',
+        payload: {
+          user_id: id,
+          ...(anonymous && anonymous !== id && { anonymous_id: anonymous }),
+          ...(properties && { properties }),
+        },
+      });
     },
     track(event, properties = {}) {
       if (typeof event !== 'string' || event.length === 0 || event.length > 255) {
@@ -155,8 +207,20 @@ export function createTracker(options: TrackerOptions): Tracker {
       emit(event, { page: page(), ...properties });
     },
     async flush() {
+      if (denied) throw denied;
       await capture?.settle();
-      await sender.flush();
+      if (limited && Date.now() < limited.until && sender.items().length > 0) throw limited.error;
+      // Settled by the sender, or rejected by the next refusal (the sender would wait for the retry).
+      let stop: (err: Error) => void = () => undefined;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          stop = reject;
+          stalled.add(reject);
+          void sender.flush().then(resolve);
+        });
+      } finally {
+        stalled.delete(stop);
+      }
     },
     reset() {
       store.remove(USER);
