@@ -170,10 +170,31 @@ function decrypt(key: Buffer, context: string, sealed: Buffer): unknown {
   return JSON.parse(text.toString('utf8')) as unknown;
 }
 
-/** pi.events.v1 as written since events are sealed (schemas/avro/pi.events.v1.avsc). */
-export interface SealedEventRecord extends Omit<TrackedEventRecord, 'user_id' | 'properties'> {
+/**
+ * A message id as the topics show it (docs/adr/0080-message-ids-sealed.md): HMAC-SHA256 of the id
+ * under the user's key, 128 bits in hex. A repeat of the message gets the same one, and once the
+ * key is gone (erased) nobody can tell which id it stood for, however guessable the id.
+ */
+export function messageRef(key: Buffer, messageId: string): string {
+  return crypto
+    .createHmac('sha256', key)
+    .update(MESSAGE_REF_LABEL)
+    .update(messageId, 'utf8')
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** Keeps these HMACs apart from any other use of the user's key. */
+const MESSAGE_REF_LABEL = 'pi.message_ref\u0000';
+
+/** pi.events.v1 sealed for its user (schemas/avro/pi.events.v1.avsc). */
+export interface SealedEventRecord extends Omit<TrackedEventRecord, 'user_id' | 'properties' | 'message_id'> {
   user_ref: string;
-  /** `{ user_id, properties }` sealed with the user's key */
+  /** `messageRef` of the message id, which is sealed; empty in messages sealed before message ids were */
+  message_ref?: string;
+  /** Those messages' id, in the clear; empty (the schema's default) where `message_ref` is set. */
+  message_id?: string;
+  /** `{ user_id, properties, message_id }` sealed with the user's key (no `message_id` where it is in the clear) */
   sealed: Buffer;
 }
 
@@ -186,13 +207,19 @@ export const isSealedEvent = (e: EventOnWire): e is SealedEventRecord => 'user_r
 export const refOfEvent = (e: EventOnWire): string | undefined => (isSealedEvent(e) ? e.user_ref : undefined);
 
 export function sealEvent(record: TrackedEventRecord, ref: string, key: Buffer): SealedEventRecord {
-  const { user_id, properties, ...rest } = record;
-  return { ...rest, user_ref: ref, sealed: sealValue(key, `${record.project_id}:${ref}`, { user_id, properties }) };
+  const { user_id, properties, message_id, ...rest } = record;
+  return {
+    ...rest,
+    message_ref: messageRef(key, message_id),
+    user_ref: ref,
+    sealed: sealValue(key, `${record.project_id}:${ref}`, { user_id, properties, message_id }),
+  };
 }
 
 /**
  * The event as the processors know it; undefined when the user's key is gone (erased): the
- * event is then skipped, live or replayed. A plain message from before sealing passes as it is.
+ * event is then skipped, live or replayed. A plain message from before sealing passes as it is,
+ * one sealed before message ids were keeps its id from the clear.
  */
 export function openEvent(e: EventOnWire, key: Buffer | undefined): TrackedEventRecord | undefined {
   if (!isSealedEvent(e)) {
@@ -201,10 +228,22 @@ export function openEvent(e: EventOnWire, key: Buffer | undefined): TrackedEvent
     return e;
   }
   if (!key) return undefined;
-  const { user_ref, sealed, ...rest } = e;
-  const { user_id, properties } = openValue(key, `${e.project_id}:${user_ref}`, sealed) as {
+  const opened = openValue(key, `${e.project_id}:${e.user_ref}`, e.sealed) as {
     user_id: string;
     properties: string;
+    message_id?: string;
   };
-  return { ...rest, user_id, properties };
+  const messageId = e.message_ref ? opened.message_id : e.message_id;
+  if (typeof messageId !== 'string' || messageId === '') {
+    throw new Error(e.message_ref ? 'message_ref without a sealed message id' : 'no message id, sealed or clear');
+  }
+  return {
+    project_id: e.project_id,
+    message_id: messageId,
+    user_id: opened.user_id,
+    event: e.event,
+    timestamp: e.timestamp,
+    received_at: e.received_at,
+    properties: opened.properties,
+  };
 }

@@ -1,4 +1,4 @@
-import { openValue, sealValue } from '../../domain/sealed-user.js';
+import { messageRef, openValue, sealValue } from '../../domain/sealed-user.js';
 import type { SessionChain } from './core.js';
 
 /** The value of pi.sessions.v1 (schemas/avro/pi.sessions.v1.avsc). */
@@ -66,11 +66,28 @@ export function halvesOf(record: SessionChainRecord): [SessionChainRecord, Sessi
   return [part(0, middle), part(middle, events.length)];
 }
 
-/** pi.sessions.v1 as written since chains are sealed: the user id and the events' properties in `sealed`. */
+/**
+ * pi.sessions.v1 as written since chains are sealed: the user id, and the events' properties and
+ * message ids, in `sealed`; each event carries its message id's `messageRef` instead.
+ */
 export interface SealedChainRecord extends Omit<SessionChainRecord, 'user_id' | 'sessions'> {
   user_ref: string;
   sealed: Buffer;
-  sessions: { session_id: string; events: Omit<SessionEventRecord, 'properties'>[] }[];
+  sessions: { session_id: string; events: SealedSessionEvent[] }[];
+}
+
+export interface SealedSessionEvent extends Omit<SessionEventRecord, 'properties' | 'message_id'> {
+  /** `messageRef` of the message id, which is sealed; empty in chains sealed before message ids were */
+  message_ref?: string;
+  /** Those chains' id, in the clear; empty (the schema's default) where `message_ref` is set. */
+  message_id?: string;
+}
+
+/** What `sealed` holds: `properties` and `message_ids` of the chain's events in order (no `message_ids` before ADR 0080). */
+interface SealedChainValue {
+  user_id: string;
+  properties: string[];
+  message_ids?: string[];
 }
 
 export type ChainOnWire = SealedChainRecord | SessionChainRecord;
@@ -79,14 +96,22 @@ export const isSealedChain = (c: ChainOnWire): c is SealedChainRecord => 'user_r
 
 export function sealChain(chain: SessionChainRecord, ref: string, key: Buffer): SealedChainRecord {
   const { user_id, sessions, ...rest } = chain;
-  const properties = sessions.flatMap((s) => s.events.map((e) => e.properties));
+  const events = sessions.flatMap((s) => s.events);
+  const value: SealedChainValue = {
+    user_id,
+    properties: events.map((e) => e.properties),
+    message_ids: events.map((e) => e.message_id),
+  };
   return {
     ...rest,
     user_ref: ref,
-    sealed: sealValue(key, `${chain.project_id}:${ref}`, { user_id, properties }),
+    sealed: sealValue(key, `${chain.project_id}:${ref}`, value),
     sessions: sessions.map((s) => ({
       session_id: s.session_id,
-      events: s.events.map(({ properties: _, ...event }) => event),
+      events: s.events.map(({ properties: _, message_id, ...event }) => ({
+        ...event,
+        message_ref: messageRef(key, message_id),
+      })),
     })),
   };
 }
@@ -96,14 +121,17 @@ export function openChain(chain: ChainOnWire, key: Buffer | undefined): SessionC
   if (!isSealedChain(chain)) return chain;
   if (!key) return undefined;
   const { user_ref, sealed, sessions, ...rest } = chain;
-  const opened = openValue(key, `${chain.project_id}:${user_ref}`, sealed) as { user_id: string; properties: string[] };
+  const opened = openValue(key, `${chain.project_id}:${user_ref}`, sealed) as SealedChainValue;
   let i = 0;
+  const open = ({ message_ref, message_id, ...e }: SealedSessionEvent): SessionEventRecord => {
+    const id = message_ref ? opened.message_ids?.[i] : message_id;
+    if (typeof id !== 'string')
+      throw new Error(message_ref ? 'message_ref without a sealed message id' : 'no message id');
+    return { ...e, message_id: id, properties: opened.properties[i++]! };
+  };
   return {
     ...rest,
     user_id: opened.user_id,
-    sessions: sessions.map((s) => ({
-      session_id: s.session_id,
-      events: s.events.map((e) => ({ ...e, properties: opened.properties[i++]! })),
-    })),
+    sessions: sessions.map((s) => ({ session_id: s.session_id, events: s.events.map(open) })),
   };
 }

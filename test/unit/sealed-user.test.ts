@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import {
   keepOpenedValues,
+  messageRef,
   newUserKey,
   openEvent,
   openValue,
@@ -58,6 +59,38 @@ describe('sealed users (crypto-shredding)', () => {
     assert.deepEqual(openEvent(record, undefined), record);
   });
 
+  it('seals the message id too, leaving in the clear a token equal for a repeat and unreadable without the key', () => {
+    const key = newUserKey();
+    const named = { ...record, message_id: 'u_42-signup' };
+    const sealed = sealEvent(named, 'r1', key);
+    assert.ok(!JSON.stringify(sealed).includes('u_42'));
+    assert.ok(!sealed.sealed.includes('u_42'));
+    assert.equal(sealed.message_id, undefined, 'left to the schema default (empty)');
+    assert.match(sealed.message_ref!, /^[0-9a-f]{32}$/);
+    assert.equal(sealed.message_ref, messageRef(key, 'u_42-signup'));
+    assert.equal(sealEvent(named, 'r1', key).message_ref, sealed.message_ref, 'a repeat: the same token');
+    assert.notEqual(sealEvent({ ...named, message_id: 'u_42-login' }, 'r1', key).message_ref, sealed.message_ref);
+    assert.notEqual(sealEvent(named, 'r1', newUserKey()).message_ref, sealed.message_ref, "another key's token");
+    assert.equal(
+      sealed.message_ref,
+      crypto.createHmac('sha256', key).update('pi.message_ref\u0000u_42-signup').digest('hex').slice(0, 32),
+      'as the schema documents it',
+    );
+    // As a decoder of the current schema gives it: the clear id empty.
+    assert.deepEqual(openEvent({ ...sealed, message_id: '' }, key), named);
+    assert.equal(openEvent(sealed, undefined), undefined);
+  });
+
+  it('opens an event sealed before message ids were, with its id in the clear; refuses one with no id', () => {
+    const key = newUserKey();
+    const { user_id, properties, ...clear } = record;
+    const older = { ...clear, user_ref: 'r1', sealed: sealValue(key, 'p1:r1', { user_id, properties }) };
+    assert.deepEqual(openEvent(older, key), record);
+    assert.deepEqual(openEvent({ ...older, message_ref: '' }, key), record, 'read with the current schema');
+    assert.throws(() => openEvent({ ...older, message_id: '' }, key), /no message id/);
+    assert.throws(() => openEvent({ ...older, message_id: '', message_ref: 'ab' }, key), /without a sealed message id/);
+  });
+
   it('gives every sealed value its own IV, across refills of the IV pool, and each opens', () => {
     const key = newUserKey();
     const sealed = Array.from({ length: 10_000 }, (_, i) => sealValue(key, 'p:u', { i }));
@@ -90,17 +123,37 @@ describe('sealed users (crypto-shredding)', () => {
       max_ms: 2,
       complete: true,
       sessions: [
-        { session_id: 's1', events: [event('a', '{"i":1}'), event('b', '{"i":2}')] },
+        { session_id: 's1', events: [event('a', '{"i":1}'), event('u_42-b', '{"i":2}')] },
         { session_id: 's2', events: [event('c', '{"i":3}')] },
       ],
     };
     const key = newUserKey();
     const sealed = sealChain(chain, 'r1', key);
     assert.ok(!JSON.stringify(sealed).includes('"i"'));
-    assert.equal(sealed.sessions[1]!.events[0]!.message_id, 'c');
+    assert.ok(!JSON.stringify(sealed).includes('u_42'), 'no message id in the clear');
+    const events = sealed.sessions.flatMap((s) => s.events);
+    assert.deepEqual(
+      events.map((e) => [e.message_id, e.message_ref]),
+      ['a', 'u_42-b', 'c'].map((id) => [undefined, messageRef(key, id)]),
+    );
     assert.deepEqual(openChain(sealed, key), chain);
     assert.equal(openChain(sealed, undefined), undefined);
     assert.deepEqual(openChain(chain, undefined), chain);
+    // Written before message ids were sealed: the ids in the clear, none in `sealed`.
+    const older = {
+      ...sealed,
+      sealed: sealValue(key, 'p1:r1', { user_id: 'ada', properties: ['{"i":1}', '{"i":2}', '{"i":3}'] }),
+      sessions: chain.sessions.map((s) => ({
+        ...s,
+        events: s.events.map(({ properties: _, ...e }) => ({ ...e, message_ref: '' })),
+      })),
+    };
+    assert.deepEqual(openChain(older, key), chain);
+    const noIds = {
+      ...older,
+      sessions: older.sessions.map((s) => ({ ...s, events: s.events.map((e) => ({ ...e, message_ref: 'ab' })) })),
+    };
+    assert.throws(() => openChain(noIds, key), /without a sealed message id/);
   });
 
   describe('keeping what was opened (the processors)', () => {
