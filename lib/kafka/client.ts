@@ -18,12 +18,51 @@ stopIdleRequestChecks();
 
 export type { Admin, Consumer, EachBatchPayload, Kafka, Producer, KafkaMessage } from 'kafkajs';
 
-const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+type Level = 'error' | 'warn' | 'info' | 'debug';
+
+const levels: Record<number, Level> = {
   [logLevel.ERROR]: 'error',
   [logLevel.WARN]: 'warn',
   [logLevel.INFO]: 'info',
   [logLevel.DEBUG]: 'debug',
 };
+
+/**
+ * Broker answers kafkajs logs at error (namespace Connection, "Response <request>") although it
+ * retries them: a coordinator that a new cluster is still creating (`__consumer_offsets` on a
+ * group's first FindCoordinator, `__transaction_state` and producer ids on the first
+ * InitProducerId). A request still refused after the retries reaches our code as an error and is
+ * logged there. Texts of kafkajs 2.2.4's `src/protocol/error.js` (pinned).
+ */
+const STARTING_COORDINATOR = new Set([
+  'The group coordinator is not available', // GROUP_COORDINATOR_NOT_AVAILABLE (15)
+  "The coordinator is loading and hence can't process requests for this group", // COORDINATOR_LOAD_IN_PROGRESS (14)
+]);
+
+/**
+ * kafkajs warns this for every producer whose retries are bounded. The hazard it names: a send
+ * given up on may still have landed, and the next send reuses its sequence numbers, so the broker
+ * could take new messages for a duplicate and drop them. The service's only bounded producers are
+ * the sessionizer's transactional ones, which abort the transaction and are replaced by a new
+ * producer (a new epoch, sequences from 0) after any failed send; `createProducer` retries without
+ * bound.
+ */
+const BOUNDED_RETRIES = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
+
+/** The level a kafkajs log line is kept at: its own, or debug for the known-harmless ones above. */
+export function kafkaLineLevel(
+  level: logLevel,
+  namespace: string,
+  message: string,
+  extra: Record<string, unknown>,
+): Level {
+  const own = levels[level] ?? 'info';
+  if (own === 'error' && namespace === 'Connection' && message.startsWith('Response ')) {
+    return typeof extra.error === 'string' && STARTING_COORDINATOR.has(extra.error) ? 'debug' : own;
+  }
+  if (own === 'warn' && namespace === 'Producer' && message === BOUNDED_RETRIES) return 'debug';
+  return own;
+}
 
 const fromName: Record<KafkaLogLevel, logLevel> = {
   nothing: logLevel.NOTHING,
@@ -52,7 +91,7 @@ export function createKafka(
       () =>
       ({ level, namespace, log: entry }: LogEntry) => {
         const { message, ...rest } = entry;
-        log[levels[level] ?? 'info']({ kafkajs: namespace, ...rest }, message);
+        log[kafkaLineLevel(level, namespace, message, rest)]({ kafkajs: namespace, ...rest }, message);
       },
     retry: { initialRetryTime: 100, retries: 8 },
   });
@@ -89,11 +128,18 @@ export const rememberingPartitioner: ICustomPartitioner = () => {
   };
 };
 
-/** acks=all and idempotent: a resolved send means the broker has the message durably. */
+/**
+ * acks=all and idempotent: a resolved send means the broker has the message durably. Retries are
+ * unbounded, as kafkajs intends for an idempotent producer: a send given up on might have landed,
+ * and the next one would reuse its sequence numbers (see BOUNDED_RETRIES). The publisher's deadline
+ * answers the client meanwhile (503); a send that lands late is kept once by its message_id. Waits
+ * between retries stay short so that a send finds a broker back soon after an outage.
+ */
 export function createProducer(kafka: Kafka): Producer {
   return kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
+    retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 2_000 },
     createPartitioner: rememberingPartitioner,
   });
 }
