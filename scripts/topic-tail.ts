@@ -2,8 +2,9 @@
  * `npm run topic:tail -- <topic> [--from-beginning] [--max n] [--to-end] [--idle-ms ms] [--project id] [--open]`:
  * one decoded JSON line per message of any Avro topic — the data engineer's view. Stops at Ctrl-C, after `--max`
  * messages, at the end of the topic as it was when the tail started (`--to-end`), or after `--idle-ms` without a
- * message. `--open` opens each sealed user id and properties with the user's key from this deployment's Postgres
- * (an operator's view: the keys are the service's secrets; an erased user's key is gone and their values stay sealed).
+ * message. `--open` opens each sealed user id, properties and message ids with the user's key from this deployment's
+ * Postgres (an operator's view: the keys are the service's secrets; an erased user's key is gone and their values stay
+ * sealed).
  */
 import { UsageError, runCli } from '../lib/cli.js';
 import { loadConfig } from '../lib/config.js';
@@ -41,16 +42,21 @@ const parsedText = (text: unknown): unknown => {
   }
 };
 
-/** `value` with `sealed` replaced by what it opens to (`opened`), or left sealed when the key is gone. */
+/**
+ * `value` with `sealed` replaced by what it opens to (`opened`: the user id, properties and, in
+ * messages written since they are sealed, the message ids), or left sealed when the key is gone.
+ */
 function opened(value: Sealed, key: Buffer | undefined): unknown {
   if (!key) return { ...value, opened: null };
   const { sealed, ...rest } = value;
-  const { user_id, properties } = openValue(key, `${value.project_id}:${value.user_ref}`, sealed) as {
+  const { properties, ...named } = openValue(key, `${value.project_id}:${value.user_ref}`, sealed) as {
     user_id: string;
     properties: unknown;
+    message_id?: string;
+    message_ids?: string[];
   };
   const readable = Array.isArray(properties) ? properties.map(parsedText) : parsedText(properties);
-  return { ...rest, opened: { user_id, properties: readable } };
+  return { ...rest, opened: { ...named, properties: readable } };
 }
 
 /** Avro bytes (a sealed field) print as base64, not as a list of numbers. */
@@ -72,7 +78,10 @@ await runCli(
       'to-end': { type: 'boolean', help: 'exit at the end of the topic as it was when the tail started' },
       'idle-ms': { type: 'string', arg: 'ms', help: 'exit once no message arrived for this long' },
       project: { type: 'string', arg: 'id', help: "only this project's messages" },
-      open: { type: 'boolean', help: "open sealed user ids and properties with the users' keys (operators)" },
+      open: {
+        type: 'boolean',
+        help: "open sealed user ids, properties and message ids with the users' keys (operators)",
+      },
     },
   },
   async ({ values, positionals }) => {
