@@ -8,6 +8,7 @@ import { buildTracker } from '../../scripts/build-tracker.js';
 import { launchChromium } from '../browser/chromium.js';
 import {
   call,
+  errorOf,
   newProject,
   startPipeline,
   stopPipeline,
@@ -144,7 +145,7 @@ describe('browser tracker: a page on another origin, in real Chromium, through t
     assert.equal((await fetch(`${apiOrigin}/tracker.0000000000000000.js`)).status, 404);
   });
 
-  it('answers CORS only for the origins a browser key lists', async () => {
+  it('lets a page read answers only when its key lists the page origin, and the refusal of the key always', async () => {
     const preflight = (origin: string) =>
       fetch(`${pipeline.api.baseUrl}/events/batch`, {
         method: 'OPTIONS',
@@ -158,8 +159,10 @@ describe('browser tracker: a page on another origin, in real Chromium, through t
     assert.equal(allowed.status, 204);
     assert.equal(allowed.headers.get('access-control-allow-origin'), site.origin);
     assert.match(allowed.headers.get('access-control-allow-headers')!, /Authorization/);
-    const refused = await preflight(foreign.origin);
-    assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    // A preflight carries no key: any page origin passes it, and the request's key decides.
+    const other = await preflight(foreign.origin);
+    assert.equal(other.headers.get('access-control-allow-origin'), foreign.origin);
+    assert.equal((await preflight('null')).headers.get('access-control-allow-origin'), null, 'not a page origin');
 
     const send = (origin: string) =>
       call(pipeline.api, 'POST', '/events', {
@@ -173,7 +176,9 @@ describe('browser tracker: a page on another origin, in real Chromium, through t
     assert.match(ok.headers.get('access-control-expose-headers')!, /Retry-After/);
     const foreignReply = await send(foreign.origin);
     assert.equal(foreignReply.status, 403);
-    assert.equal(foreignReply.headers.get('access-control-allow-origin'), null);
+    // The refusal is readable by the page (so the tracker can say why), and it is all it reads.
+    assert.equal(foreignReply.headers.get('access-control-allow-origin'), foreign.origin);
+    assert.equal(foreignReply.headers.get('access-control-expose-headers'), null);
     assert.deepEqual((foreignReply.body as { error: { details: unknown } }).error.details, {
       origin: foreign.origin,
       reason: 'origin_not_allowed',
@@ -195,7 +200,17 @@ describe('browser tracker: a page on another origin, in real Chromium, through t
     const unknown = await wrongKey(site.origin);
     assert.deepEqual([unknown.status, unknown.headers.get('access-control-allow-origin')], [401, site.origin]);
     const unknownForeign = await wrongKey(foreign.origin);
-    assert.deepEqual([unknownForeign.status, unknownForeign.headers.get('access-control-allow-origin')], [401, null]);
+    assert.deepEqual(
+      [unknownForeign.status, unknownForeign.headers.get('access-control-allow-origin')],
+      [401, foreign.origin],
+    );
+    // Other answers to a key that does not list the origin stay unreadable: a 400 is refused as 403 first.
+    const badFromForeign = await call(pipeline.api, 'POST', '/events', {
+      key: browserKey,
+      headers: { Origin: foreign.origin },
+      json: { user_id: 'x', event: '' },
+    });
+    assert.deepEqual([badFromForeign.status, errorOf(badFromForeign).details.reason], [403, 'origin_not_allowed']);
 
     // A browser key writes and reads nothing back: identify answers without the user's properties.
     const identify = await call(pipeline.api, 'POST', '/users/identify', {
@@ -214,7 +229,7 @@ describe('browser tracker: a page on another origin, in real Chromium, through t
     assert.equal(badKey.status, 400);
   });
 
-  it('a page on a foreign origin cannot send with the key (the browser blocks it)', async () => {
+  it('a page on a foreign origin cannot send with the key: it reads the refusal, nothing else', async () => {
     const context = await browser.newContext();
     try {
       const { page } = await openApp(context, foreign.origin);
@@ -222,8 +237,8 @@ describe('browser tracker: a page on another origin, in real Chromium, through t
         method: 'POST',
         headers: { Authorization: 'Bearer ${browserKey}', 'Content-Type': 'application/json' },
         body: JSON.stringify({ user_id: 'x', event: 'foreign' }),
-      }).then((r) => 'status ' + r.status, (e) => e.name)`);
-      assert.equal(outcome, 'TypeError');
+      }).then(async (r) => r.status + ' ' + (await r.json()).error.details.reason, (e) => e.name)`);
+      assert.equal(outcome, '403 origin_not_allowed');
     } finally {
       await context.close();
     }
