@@ -411,6 +411,17 @@ create table friction_signals (
 CREATE INDEX friction_signals_session ON public.friction_signals USING btree (project_id, session_id);
 CREATE INDEX friction_signals_user ON public.friction_signals USING btree (project_id, user_id);
 
+create table identity_links (
+  project_id uuid not null,
+  anonymous_id text not null,
+  user_id text not null,
+  linked_at timestamp with time zone not null default now(),
+  moved bigint not null default 0,
+  constraint identity_links_pkey PRIMARY KEY (project_id, anonymous_id),
+  constraint identity_links_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+CREATE INDEX identity_links_user ON public.identity_links USING btree (project_id, user_id);
+
 create table integration_webhooks (
   project_id uuid not null,
   url text not null,

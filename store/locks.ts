@@ -39,9 +39,12 @@ export async function guardUsersAgainstErasure(client: PoolClient, users: UserRe
   await advisoryLocks(client, 'pg_advisory_xact_lock_shared', 'erasure:', users);
 }
 
-/** 1, for an erasure, after `lockUsers`: waits for the guards' holders and keeps new ones out until commit. */
-export async function lockErasure(client: PoolClient, user: UserRef): Promise<void> {
-  await advisoryLocks(client, 'pg_advisory_xact_lock', 'erasure:', [user]);
+/**
+ * 1, for an erasure, after `lockUsers`: waits for the guards' holders and keeps new ones out until
+ * commit. The ids of one person are locked in one statement, as every set of user locks is.
+ */
+export async function lockErasure(client: PoolClient, users: UserRef[]): Promise<void> {
+  await advisoryLocks(client, 'pg_advisory_xact_lock', 'erasure:', users);
 }
 
 async function advisoryLocks(

@@ -98,6 +98,8 @@ export const TABLES = {
   user_keys: spec('api', 'config', 'user', 'none'),
   user_key_epoch: spec('sessionize', 'config', 'row', 'none'),
   deleted_users: spec('api', 'config', 'user', 'none'),
+  // An erasure of the person deletes every link to them (with each linked id's rows: api/routes/users.ts).
+  identity_links: spec('api', 'config', 'user', 'delete'),
 
   jobs: config,
   job_targets: spec('workers', 'derived', 'project-pass', 'delete'),

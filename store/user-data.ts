@@ -8,11 +8,36 @@ import { eraseUserAttempts } from './workflow-attempts.js';
 import { COHORT_MEMBERSHIP_PASS } from './cohort-membership.js';
 import { eraseUserJobFacts } from './job-state.js';
 import { shredUserKey } from './user-keys.js';
+import { personIds } from './identity-links.js';
 import { userKey } from '../lib/kafka/topics.js';
 import { USER_CHANGE_LOGS, USER_DATA_TABLES } from './tables.js';
 
 /** Every table with rows naming a user (the erasure test checks each user_id column is listed). */
 export const USER_TABLES = [...USER_DATA_TABLES, ...USER_CHANGE_LOGS] as const;
+
+/**
+ * Erases the person `id` names: the user and every anonymous id linked to them (a linked anonymous
+ * id names its user's person: docs/metrics.md, "One person"), each as `eraseUser` does. Returns the
+ * rows deleted and each id's pseudonym.
+ */
+export async function erasePerson(
+  client: PoolClient,
+  projectId: string,
+  id: string,
+): Promise<{ rows: number; refs: string[] }> {
+  const ids = (await personIds(client, projectId, id)).map((userId) => ({ projectId, userId }));
+  // All of the person's locks at once, in the one order every locker takes them.
+  await lockUsers(client, ids);
+  await lockErasure(client, ids);
+  let rows = 0;
+  const refs: string[] = [];
+  for (const { userId } of ids) {
+    const erased = await eraseUser(client, projectId, userId);
+    rows += erased.rows;
+    refs.push(erased.ref);
+  }
+  return { rows, refs };
+}
 
 /**
  * Deletes the user's rows everywhere, their dead letters and the key that seals their Kafka
@@ -24,7 +49,7 @@ export async function eraseUser(
   userId: string,
 ): Promise<{ rows: number; ref: string }> {
   await lockUsers(client, [{ projectId, userId }]);
-  await lockErasure(client, { projectId, userId });
+  await lockErasure(client, [{ projectId, userId }]);
   // Counted first: subtracting the contributions below already empties some per-user rows.
   const { rows: counted } = await client.query<{ n: number }>(
     `select ${USER_DATA_TABLES.map((t) => `(select count(*) from ${t} where project_id = $1 and user_id = $2)`).join(' + ')} as n`,

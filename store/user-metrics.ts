@@ -126,6 +126,16 @@ export class UserMetricsMoves {
         moves.map((m) => m.frictionIndex ?? null),
       ],
     );
+    // A user whose sessions all went (an anonymous id moved into its user: identity stitching) has
+    // no row, as in a run that never saw them.
+    const shrunk = moves.filter((m) => m.sessions < 0);
+    if (shrunk.length > 0) {
+      await client.query(
+        `delete from user_metrics m using unnest($1::uuid[], $2::text[]) as u(project_id, user_id)
+         where m.project_id = u.project_id and m.user_id = u.user_id and m.sessions = 0`,
+        [shrunk.map((m) => m.projectId), shrunk.map((m) => m.userId)],
+      );
+    }
     // A user whose friction sums all fell to zero has no index any more (the sink's stored events
     // only grow, so this is rare: none in a live run).
     const none = moves.filter((m) => m.frictionIndex === null);

@@ -1,4 +1,5 @@
 import { type TrackedEventInput, checkTimestamp, toRecord } from '../../domain/tracked-event.js';
+import { IDENTIFY_EVENT } from '../../domain/identity.js';
 import { withoutPii } from '../../domain/pii-filter.js';
 import { userKey } from '../../lib/kafka/topics.js';
 import { sealEvent } from '../../domain/sealed-user.js';
@@ -18,6 +19,14 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
   const accept = async (projectId: string, inputs: TrackedEventInput[], fieldOf: (i: number) => string) => {
     const receivedAt = Date.now();
     inputs.forEach((input, i) => {
+      if (input.event === IDENTIFY_EVENT) {
+        const field = `${fieldOf(i)}event`;
+        throw fieldError(
+          field,
+          'reserved',
+          `${field} ${IDENTIFY_EVENT} is reserved: link an anonymous id to a user with POST /v1/users/identify and its anonymous_id.`,
+        );
+      }
       if (checkTimestamp(input.timestamp, receivedAt)) {
         const field = `${fieldOf(i)}timestamp`;
         throw fieldError(field, 'out_of_range', `${field} must lie between 2000-01-01 and one day from now.`);

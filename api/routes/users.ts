@@ -3,13 +3,16 @@ import { inTransaction } from '../../lib/db.js';
 import { outlastLeases } from '../../lib/lease.js';
 import { userKey } from '../../lib/kafka/topics.js';
 import { keepingAnswerTables, segmentProperties } from '../../store/answer-tables.js';
-import { eraseUser } from '../../store/user-data.js';
+import { erasePerson } from '../../store/user-data.js';
 import { lockUsers } from '../../store/locks.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
+import { type IdentityLink, type LinkRefusal, linkAnonymousId } from '../../store/identity-links.js';
+import { IDENTIFY_EVENT } from '../../domain/identity.js';
+import { toRecord } from '../../domain/tracked-event.js';
 import type { Publisher } from '../publisher.js';
 import type { UserSealing } from '../sealing.js';
-import { sealValue } from '../../domain/sealed-user.js';
+import { sealEvent, sealValue } from '../../domain/sealed-user.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface UserRow {
@@ -90,9 +93,69 @@ async function mergeUser(
   return row;
 }
 
+type IdentifyInput = {
+  user_id: string;
+  properties?: Record<string, unknown>;
+  anonymous_id?: string;
+  previous_id?: string;
+};
+
+function anonymousIdOf(input: IdentifyInput): string | undefined {
+  const { anonymous_id: anonymous, previous_id: previous, user_id: userId } = input;
+  if (anonymous !== undefined && previous !== undefined && anonymous !== previous) {
+    throw fieldError(
+      'previous_id',
+      'conflicts',
+      'previous_id is another name for anonymous_id: send one of the two, or the same id in both.',
+    );
+  }
+  const id = anonymous ?? previous;
+  if (id === userId) {
+    throw fieldError(
+      anonymous === undefined ? 'previous_id' : 'anonymous_id',
+      'same_as_user_id',
+      'The anonymous id must differ from user_id: it is the id the events were sent under before sign-in.',
+    );
+  }
+  return id;
+}
+
+const LINK_REFUSALS: Record<LinkRefusal, (link: IdentityLink, linkedTo?: string) => string> = {
+  linked_to_another_user: (l) =>
+    `The anonymous id ${l.anonymousId} is already linked to another user: an anonymous id belongs to one person only. Send the events of a new visitor under a new anonymous id (the tracker's pi.reset() starts one).`,
+  identified_user: (l) =>
+    `${l.anonymousId} is an identified user, not an anonymous id: two identified users are never merged. Link only the id the events were sent under before sign-in.`,
+  linked_anonymous_id: (l) =>
+    `${l.userId} is itself an anonymous id linked to another user; identify that user instead.`,
+};
+
+/** Links the anonymous id to the user, or refuses (409) as docs/metrics.md ("One person") says. */
+async function link(client: PoolClient, l: IdentityLink): Promise<void> {
+  // Both users' locks in one statement (the lock order), before mergeUser takes the user's again.
+  await lockUsers(client, [
+    { projectId: l.projectId, userId: l.userId },
+    { projectId: l.projectId, userId: l.anonymousId },
+  ]);
+  const { refused, linkedTo } = await linkAnonymousId(client, l);
+  if (refused)
+    throw new ApiError(409, 'conflict', LINK_REFUSALS[refused](l, linkedTo), {
+      field: 'anonymous_id',
+      reason: refused,
+    });
+}
+
+/** The marker the analytics step merges the anonymous id's stored events at (domain/identity.ts). */
+async function publishMarker(publisher: Publisher, sealing: UserSealing, projectId: string, anonymousId: string) {
+  const record = toRecord(projectId, { user_id: anonymousId, event: IDENTIFY_EVENT }, Date.now());
+  const { ref, key } = (await sealing.keysFor(projectId, [anonymousId])).get(anonymousId)!;
+  await publisher.publish('events', [
+    { key: userKey(projectId, ref), value: sealEvent(record, ref, key), timestamp: record.received_at },
+  ]);
+}
+
 export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing): Route[] {
   return [
-    defineRoute<{ user_id: string; properties?: Record<string, unknown> }>({
+    defineRoute<IdentifyInput>({
       method: 'POST',
       path: '/users/identify',
       tag: 'Users',
@@ -106,11 +169,19 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
           'the user ({ user_id, properties, created_at, updated_at }) to an admin key; { user_id } only to any other key',
         also: { 201: 'the user was created' },
       },
-      errors: { 409: "The merged properties would exceed a user's limit (details.limit_bytes)" },
+      errors: {
+        400: 'anonymous_id equals user_id, or differs from previous_id',
+        409: "The merged properties would exceed a user's limit (details.limit_bytes), or the anonymous id cannot be linked to this user (details.reason: linked_to_another_user, identified_user, linked_anonymous_id)",
+      },
       async handle(ctx, input) {
-        const row = (await inTransaction(db, (client) =>
-          mergeUser(client, publisher, sealing, ctx.state.auth.projectId, input.user_id, input.properties ?? {}, true),
-        ))!;
+        const { projectId } = ctx.state.auth;
+        const anonymousId = anonymousIdOf(input);
+        const row = (await inTransaction(db, async (client) => {
+          if (anonymousId !== undefined) await link(client, { projectId, anonymousId, userId: input.user_id });
+          return mergeUser(client, publisher, sealing, projectId, input.user_id, input.properties ?? {}, true);
+        }))!;
+        // After the link is committed, so that the analytics step that meets the marker finds it.
+        if (anonymousId !== undefined) await publishMarker(publisher, sealing, projectId, anonymousId);
         ctx.status = row.created ? 201 : 200;
         // A write key (a browser's, a mobile app's) is as good as public: it may write, never read a
         // user's stored properties back. Reading them is an admin's (GET /users/{user_id}).
@@ -167,7 +238,7 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
       path: '/users/:user_id',
       tag: 'Users',
       summary:
-        "Erase every row of a user (privacy request) and the key that seals their Kafka messages; the user's past events never come back",
+        "Erase every row of a person (privacy request): the user and every anonymous id linked to them (or, given a linked anonymous id, its user's person), and the keys that seal their Kafka messages; their past events never come back",
       scope: 'admin',
       success: { status: 200, schema: 'UserDeleted', description: '{ user_id, deleted: true, rows_deleted }' },
       async handle(ctx) {
@@ -175,10 +246,14 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
         const { projectId } = ctx.state.auth;
         const id = pathParam(ctx, 'user_id');
         const removed = await inTransaction(db, async (client) => {
-          const { rows, ref } = await eraseUser(client, projectId, id);
-          // The tombstone compacts the user's state out of the users topic (already unreadable:
-          // eraseUser deleted the key that sealed it).
-          await publisher.publish('users', [{ key: userKey(projectId, ref), value: null, timestamp: Date.now() }]);
+          const { rows, refs } = await erasePerson(client, projectId, id);
+          // The tombstones compact the person's state out of the users topic (already unreadable:
+          // the erasure deleted the keys that sealed it).
+          const now = Date.now();
+          await publisher.publish(
+            'users',
+            refs.map((ref) => ({ key: userKey(projectId, ref), value: null, timestamp: now })),
+          );
           return rows;
         });
         // Events are sealed under an erasure epoch read up to a lease ago: a request sent after

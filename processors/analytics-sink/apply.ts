@@ -21,13 +21,15 @@ const YIELD_EVERY_CHANGES = 250;
 
 /**
  * Writes the changed sessions, their shares of the daily and answer tables, and the moments the
- * events stored now raise (alerts, friction episodes, interventions, job completions).
+ * events stored now raise (alerts, friction episodes, interventions, job completions). `announced`:
+ * events whose moments were raised before (an anonymous id's, moved into its user: stitch.ts).
  */
 export async function applyChanges(
   client: PoolClient,
   rows: StoredEvent[],
   changes: SessionChange[],
   configs: Map<string, AnalyticsConfig>,
+  announced: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const pageDays = new Map<string, PageDay>();
   const deltas = new ContributionDeltas();
@@ -91,7 +93,7 @@ export async function applyChanges(
     metrics.featuresUsed(await refreshFeatureUsers(client, features));
     await metrics.write(client);
   });
-  await recordFrictionEpisodes(client, writes.added, configs);
+  await recordFrictionEpisodes(client, writes.added, configs, announced);
   await recordInterventions(
     client,
     rows.filter((r) => r.intervention),

@@ -7,7 +7,7 @@ import type { SessionChainRecord } from '../sessionize/record.js';
 import { advanceChain } from './core.js';
 import type { Held } from './keyed-chains.js';
 import { type FreshSession, type SessionChange, freshSession, resessionize } from './resessionize.js';
-import { type StoredEvent, erasedUsers, keyOf, touchedBy } from './stored-events.js';
+import { type StoredEvent, keyOf, touchedBy, userMarks } from './stored-events.js';
 
 /** Users' chains advanced between two turns of the event loop (`yieldToLoop`). */
 const YIELD_EVERY_USERS = 250;
@@ -26,8 +26,10 @@ export interface ChainPlan {
  * What the events stored now change, per user. A user whose last chain the step holds
  * (`held`) and whose new events come from its start on is advanced in memory (`advanceChain`):
  * the held sessions' contributions are what is stored, so nothing is read back. Any other user
- * (not held, an event before the held chain, or erased once: the held chain may predate the
- * erasure) has their stored sessions around the new events split again (`resessionize`).
+ * (not held, an event before the held chain, erased once: the held chain may predate the erasure,
+ * or with an anonymous id's rows moved in since: `moved`, stitch.ts) has their stored sessions around
+ * the new events split again (`resessionize`), with the events moved into them now (`moved`, already
+ * stored under them).
  */
 export async function chainChanges(
   client: PoolClient,
@@ -35,7 +37,9 @@ export async function chainChanges(
   rows: StoredEvent[],
   configs: Map<string, AnalyticsConfig>,
   held: (user: string) => HeldChain | undefined,
+  moved: StoredEvent[] = [],
 ): Promise<ChainPlan> {
+  const stitched = new Set(moved.map((r) => keyOf(r.project_id, r.user_id)));
   const storedNow = new Map(rows.map((r) => [keyOf(r.project_id, r.message_id), r.user_id]));
   const byUser = new Map<string, { key: string; projectId: string; userId: string; events: AnalyticsEvent[] }>();
   for (const chain of chains) {
@@ -53,22 +57,23 @@ export async function chainChanges(
   const users = [...byUser.values()].sort(
     (a, b) => a.projectId.localeCompare(b.projectId) || a.userId.localeCompare(b.userId),
   );
-  const erased = await erasedUsers(client, users);
+  const marks = await userMarks(client, users);
   const plan: ChainPlan = { changes: [], remember: new Map() };
   const unheld = new Set<string>();
   for (const [i, u] of users.entries()) {
     if (i % YIELD_EVERY_USERS === YIELD_EVERY_USERS - 1) await yieldToLoop();
     const config = configs.get(u.projectId)!;
     const version = configVersion(config);
-    const chain = erased.has(u.key) ? undefined : held(u.key);
+    const chain = marks.erased.has(u.key) || stitched.has(u.key) ? undefined : held(u.key);
     const advance =
       chain?.config === version &&
+      chain.moved === marks.moved.get(u.key) &&
       advanceChain(chain.sessions, u.events, config.session, (s) => freshSession(s, config).c);
     if (!advance) {
       unheld.add(u.key);
       continue;
     }
-    plan.remember.set(u.key, { sessions: advance.last, config: version });
+    plan.remember.set(u.key, { sessions: advance.last, config: version, moved: marks.moved.get(u.key) });
     if (advance.added.length === 0 && advance.removed.length === 0) continue;
     plan.changes.push({
       t: {
@@ -85,9 +90,12 @@ export async function chainChanges(
       })),
     });
   }
-  const fallback = touchedBy(rows).filter((t) => unheld.has(keyOf(t.projectId, t.userId)));
+  const fallback = touchedBy([...rows, ...moved]).filter((t) => {
+    const key = keyOf(t.projectId, t.userId);
+    return unheld.has(key) || stitched.has(key);
+  });
   const latest = await latestSessionStarts(client, fallback);
-  const stored = new Set(rows.map((r) => keyOf(r.project_id, r.message_id)));
+  const stored = new Set([...rows, ...moved].map((r) => keyOf(r.project_id, r.message_id)));
   for (const change of await resessionize(client, fallback, configs, stored)) {
     const { projectId, userId } = change.t;
     const key = keyOf(projectId, userId);
@@ -107,6 +115,7 @@ export async function chainChanges(
     plan.remember.set(key, {
       sessions: last.map((session) => ({ session, c: contributions.get(session.session_id)! })),
       config: configVersion(configs.get(projectId)!),
+      moved: marks.moved.get(key),
     });
   }
   return plan;

@@ -9,6 +9,11 @@ import type { HeldSession } from './core.js';
 export interface Held<E extends TimedEvent, C> {
   sessions: HeldSession<E, C>[];
   config: string;
+  /**
+   * The user's identity links' `moved` stamp when the chain was stored (store/identity-links.ts;
+   * undefined: none): another partition moved an anonymous id's rows into the user when it differs.
+   */
+  moved?: number;
 }
 
 /**
@@ -21,8 +26,9 @@ export interface Held<E extends TimedEvent, C> {
  * The state is trusted only while this process is the partition's only writer. Each partition
  * remembers the offset its state was committed up to (`appliedTo`, moved only once a transaction
  * commits); a transaction that finds another offset stored (another member applied the partition
- * meanwhile) drops the partition's state first (`validate`). An erasure is seen in the transaction
- * (the sink reads the stored sessions of a user with an erasure on record).
+ * meanwhile) drops the partition's state first (`validate`). An erasure, and an anonymous id's rows
+ * moved into the user by another partition, are seen in the transaction (`userMarks`: the sink reads
+ * the user's stored sessions back).
  */
 export class KeyedChains<E extends TimedEvent, C> {
   /** In order of storing, least recent first; key: partition, NUL, project, NUL, user. */

@@ -13,9 +13,19 @@ export async function recordFrictionEpisodes(
   client: PoolClient,
   added: { projectId: string; userId: string; c: SessionContribution }[],
   configs: Map<string, AnalyticsConfig>,
+  announced: ReadonlySet<string> = new Set(),
 ): Promise<void> {
+  // A signal that starts with an event announced before (under the anonymous id it moved from) is
+  // not announced again.
+  const unannounced = (projectId: string, c: SessionContribution): SessionContribution =>
+    announced.size === 0
+      ? c
+      : { ...c, signals: c.signals.filter((s) => !announced.has(`${projectId}\u0000${s.message_ids[0]}`)) };
   const rows = added.flatMap((a) =>
-    frictionEpisodes(a.userId, a.c, configs.get(a.projectId)!.weights).map((e) => ({ ...e, project_id: a.projectId })),
+    frictionEpisodes(a.userId, unannounced(a.projectId, a.c), configs.get(a.projectId)!.weights).map((e) => ({
+      ...e,
+      project_id: a.projectId,
+    })),
   );
   if (rows.length === 0) return;
   await client.query(

@@ -11,6 +11,9 @@ import type { SessionContribution } from '../../domain/contribution/types.js';
 import { resessionize } from './resessionize.js';
 import { rebuiltBy } from '../../store/tables.js';
 import { configsOf, eventsOf, keyOf, storeEvents, touchedBy } from './stored-events.js';
+import { asTheirUsers, stitch } from './stitch.js';
+import type { HeldChain } from './chain-changes.js';
+import { projectAnalyticsConfigs } from '../../store/project-config.js';
 
 /**
  * The keyed state of the sink in this process (per partition and user, their last chain with its
@@ -40,18 +43,39 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
   chunk: 5000,
   async write(client, messages, { partition, from, to, isolated }) {
     held.validate(partition, from);
-    const { chains, refused } = await openChains(client, messages);
+    const opened = await openChains(client, messages);
+    // Linked anonymous ids' chains become their users', and what was stored of them moves (stitch.ts).
+    const { chains, moved, takenOut, users } = await stitch(client, opened.chains, (projects) =>
+      projectAnalyticsConfigs(client, projects),
+    );
+    // The stitched users are held by no partition from here: their rows moved under another's feet.
+    const forgetting = (remember: Map<string, HeldChain | null>) => {
+      for (const user of users) remember.set(user, null);
+      return remember;
+    };
     const records = firstOccurrences(chains.flatMap(eventsOf));
     const rows = records.length === 0 ? [] : await storeEvents(client, records);
-    if (rows.length === 0) return { committed: () => held.commit(partition, to, new Map()), refused };
-    const configs = await configsOf(client, records);
+    const { refused } = opened;
+    if (rows.length === 0 && moved.length === 0) {
+      return { committed: () => held.commit(partition, to, forgetting(new Map())), refused };
+    }
+    const configs = await projectAnalyticsConfigs(
+      client,
+      [...new Set([...records, ...moved].map((r) => r.project_id))].sort(),
+    );
     // Writes of one message each share a transaction: later ones must see what earlier ones
     // stored, which the held chains (changed only at commit) do not show.
-    const { changes, remember } = await chainChanges(client, chains, rows, configs, (user) =>
-      isolated ? undefined : held.get(partition, user),
+    const { changes, remember } = await chainChanges(
+      client,
+      chains,
+      rows,
+      configs,
+      (user) => (isolated ? undefined : held.get(partition, user)),
+      moved,
     );
-    await applyChanges(client, rows, changes, configs);
-    return { committed: () => held.commit(partition, to, remember), refused };
+    const announced = new Set(moved.map((r) => keyOf(r.project_id, r.message_id)));
+    await applyChanges(client, rows, [...changes, ...takenOut], configs, announced);
+    return { committed: () => held.commit(partition, to, forgetting(remember)), refused };
   },
   moved: (partition, from, to) => held.moved(partition, from, to),
   open: () => held.clear(),
@@ -88,7 +112,10 @@ async function openChains(
  * `replay --from`, which puts back the kept events of the sessions it took out.
  */
 export async function applyEvents(client: PoolClient, messages: SinkMessage<TrackedEventRecord>[]): Promise<void> {
-  const records = firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : [])));
+  const records = await asTheirUsers(
+    client,
+    firstOccurrences(messages.flatMap((m) => (m.value ? [{ ...m.value, offset: m.offset }] : []))),
+  );
   if (records.length === 0) return;
   const rows = await storeEvents(client, records);
   const configs = await configsOf(client, records);

@@ -107,17 +107,28 @@ export function touchedBy(rows: StoredEvent[]): Touched[] {
   );
 }
 
-/** Users with an erasure on record: their chains may hold events that must not count. */
-export async function erasedUsers(
+/**
+ * What a held chain must be checked against, read under the users' locks: the users with an erasure
+ * on record (their chains may hold events that must not count) and the `moved` stamps of users with
+ * identity links (an anonymous id's rows moved into them by another partition: processors/analytics-sink/stitch.ts).
+ */
+export async function userMarks(
   client: PoolClient,
   users: { projectId: string; userId: string }[],
-): Promise<Set<string>> {
-  if (users.length === 0) return new Set();
-  const { rows } = await client.query<{ project_id: string; user_id: string }>(
-    `select u.project_id, u.user_id from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)
-     where exists (select 1 from deleted_users d
-                   where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8')))`,
+): Promise<{ erased: Set<string>; moved: Map<string, number> }> {
+  if (users.length === 0) return { erased: new Set(), moved: new Map() };
+  const { rows } = await client.query<{ project_id: string; user_id: string; erased: boolean; moved: number | null }>(
+    `select * from (
+       select u.project_id, u.user_id,
+              exists (select 1 from deleted_users d
+                      where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))) as erased,
+              (select max(l.moved) from identity_links l where l.project_id = u.project_id and l.user_id = u.user_id) as moved
+       from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)) m
+     where erased or moved is not null`,
     [users.map((u) => u.projectId), users.map((u) => u.userId)],
   );
-  return new Set(rows.map((r) => keyOf(r.project_id, r.user_id)));
+  return {
+    erased: new Set(rows.filter((r) => r.erased).map((r) => keyOf(r.project_id, r.user_id))),
+    moved: new Map(rows.flatMap((r) => (r.moved === null ? [] : [[keyOf(r.project_id, r.user_id), r.moved]]))),
+  };
 }

@@ -1,0 +1,187 @@
+import type { AnalyticsConfig } from '../../domain/analytics-config.js';
+import type { AnalyticsEvent } from '../../domain/event.js';
+import { IDENTIFY_EVENT } from '../../domain/identity.js';
+import type { PoolClient } from '../../lib/db.js';
+import { type IdentityLink, linksOf, stampMoves } from '../../store/identity-links.js';
+import { lockUsers } from '../../store/locks.js';
+import { STORED_SESSION, type StoredSessionRow, eventsWithin, storedContributions } from '../../store/sessions.js';
+import type { SessionChainRecord } from '../sessionize/record.js';
+import type { SessionChange } from './resessionize.js';
+import { type StoredEvent, keyOf } from './stored-events.js';
+
+/**
+ * Identity stitching in the analytics step (docs/adr/0078-identity-stitching.md).
+ *
+ * An anonymous id linked to a user (identify with `anonymous_id`, store/identity-links.ts) counts
+ * as that user from then on: its chains are applied as the user's, and what was stored of it before
+ * (its events, sessions, shares of the daily and answer tables, moments) moves into the user's in the
+ * transaction that meets it. The API writes a marker (`IDENTIFY_EVENT`) under the anonymous id after
+ * linking, so the step that owns the anonymous id's partition meets one after the anonymous id's
+ * last events before sign-in; a later event of the anonymous id (a page that had not yet heard of the
+ * sign-in) is applied as the user's too. The user's own partition may be another one, with the user's
+ * chain held in another process: the link's `moved` stamp changes with each move, and a step holding
+ * the user reads them back when it does (`userMarks`). Replaying pi.sessions.v1 meets the links
+ * already made: every chain of a linked id is applied as its user's from the start, and the markers
+ * find nothing left to move, so a replay gives the tables the live run ended with.
+ */
+export interface Stitched {
+  /** The batch's chains with the markers left out and linked anonymous ids' chains under their user. */
+  chains: SessionChainRecord[];
+  /** Events of anonymous ids moved into their user now, as stored under the user. */
+  moved: StoredEvent[];
+  /** The anonymous ids' sessions, taken out of the tables (all old, none fresh). */
+  takenOut: SessionChange[];
+  /** The ids (user keys) whose rows moved now: no partition's state may advance them from memory. */
+  users: Set<string>;
+}
+
+/**
+ * Locks the batch's users, with the anonymous ids and users linked to them, in one statement (the
+ * lock order), and moves into each user what is stored of the anonymous ids linked to them.
+ */
+export async function stitch(
+  client: PoolClient,
+  chains: SessionChainRecord[],
+  configsOf: (projectIds: string[]) => Promise<Map<string, AnalyticsConfig>>,
+): Promise<Stitched> {
+  const ids = uniqueUsers(chains.map((c) => ({ projectId: c.project_id, id: c.user_id })));
+  const links = await linksOf(client, ids);
+  const userOf = new Map(links.map((l) => [keyOf(l.projectId, l.anonymousId), l.userId]));
+  const stitched = chains.flatMap((chain): SessionChainRecord[] => {
+    const sessions = chain.sessions
+      .map((s) => ({ ...s, events: s.events.filter((e) => e.event !== IDENTIFY_EVENT) }))
+      .filter((s) => s.events.length > 0);
+    if (sessions.length === 0) return [];
+    return [{ ...chain, user_id: userOf.get(keyOf(chain.project_id, chain.user_id)) ?? chain.user_id, sessions }];
+  });
+  await lockUsers(client, [
+    ...stitched.map((c) => ({ projectId: c.project_id, userId: c.user_id })),
+    ...links.flatMap((l) => [
+      { projectId: l.projectId, userId: l.anonymousId },
+      { projectId: l.projectId, userId: l.userId },
+    ]),
+  ]);
+  if (links.length === 0) return { chains: stitched, moved: [], takenOut: [], users: new Set() };
+  await stampMoves(client, links);
+  const configs = await configsOf([...new Set(links.map((l) => l.projectId))].sort());
+  const { moved, takenOut } = await moveStored(client, links, configs);
+  const users = new Set(links.flatMap((l) => [keyOf(l.projectId, l.anonymousId), keyOf(l.projectId, l.userId)]));
+  return { chains: stitched, moved, takenOut, users };
+}
+
+/** The chains' records of linked ids as their users' (the path of `replay --from`, which moves nothing). */
+export async function asTheirUsers<R extends { project_id: string; user_id: string; event: string }>(
+  client: PoolClient,
+  records: R[],
+): Promise<R[]> {
+  const kept = records.filter((r) => r.event !== IDENTIFY_EVENT);
+  const links = await linksOf(client, uniqueUsers(kept.map((r) => ({ projectId: r.project_id, id: r.user_id }))));
+  const userOf = new Map(links.map((l) => [keyOf(l.projectId, l.anonymousId), l.userId]));
+  return kept.map((r) => {
+    const userId = userOf.get(keyOf(r.project_id, r.user_id));
+    return userId === undefined ? r : { ...r, user_id: userId };
+  });
+}
+
+function uniqueUsers(ids: { projectId: string; id: string }[]) {
+  return [...new Map(ids.map((i) => [keyOf(i.projectId, i.id), i])).values()];
+}
+
+/**
+ * Takes the anonymous ids' sessions out (their contributions computed again from their events, as
+ * an erasure does) and moves their events and moments to their users: the caller splits the users
+ * again with the moved events, in the same transaction and the same write of the shared rows.
+ */
+async function moveStored(
+  client: PoolClient,
+  links: IdentityLink[],
+  configs: Map<string, AnalyticsConfig>,
+): Promise<{ moved: StoredEvent[]; takenOut: SessionChange[] }> {
+  const params = [links.map((l) => l.projectId), links.map((l) => l.anonymousId), links.map((l) => l.userId)];
+  const linked = `unnest($1::uuid[], $2::text[], $3::text[]) as l(project_id, anonymous_id, user_id)`;
+  const { rows: sessions } = await client.query<StoredSessionRow>(
+    `select ${STORED_SESSION} from ${linked} join sessions s on s.project_id = l.project_id and s.user_id = l.anonymous_id`,
+    params,
+  );
+  if (sessions.length === 0) return { moved: [], takenOut: [] };
+  const { rows: events } = await client.query<{
+    project_id: string;
+    message_id: string;
+    user_id: string;
+    event: string;
+    ts: number;
+    rx: number;
+    kafka_offset: number;
+    properties: Record<string, unknown>;
+  }>(
+    `select e.project_id, e.message_id, e.user_id, e.event, (extract(epoch from e.occurred_at) * 1000)::bigint as ts,
+            (extract(epoch from e.received_at) * 1000)::bigint as rx, e.kafka_offset, e.properties
+     from ${linked} join session_events e on e.project_id = l.project_id and e.user_id = l.anonymous_id`,
+    params,
+  );
+  const byUser = new Map<string, AnalyticsEvent[]>();
+  for (const e of events) {
+    const key = keyOf(e.project_id, e.user_id);
+    if (!byUser.has(key)) byUser.set(key, []);
+    byUser.get(key)!.push({
+      message_id: e.message_id,
+      user_id: e.user_id,
+      event: e.event,
+      timestamp: e.ts,
+      received_at: e.rx,
+      offset: e.kafka_offset,
+      properties: e.properties,
+    });
+  }
+  const contributions = await storedContributions(
+    client,
+    sessions,
+    (s) => eventsWithin(byUser.get(keyOf(s.project_id, s.user_id)) ?? [])(s),
+    configs,
+  );
+  const takenOut = new Map<string, SessionChange>();
+  sessions.forEach((s, i) => {
+    const key = keyOf(s.project_id, s.user_id);
+    let change = takenOut.get(key);
+    if (!change) {
+      const t = { projectId: s.project_id, userId: s.user_id, min: s.started, max: s.ended };
+      takenOut.set(key, (change = { t, old: [], fresh: [] }));
+    }
+    change.t.min = Math.min(change.t.min, s.started);
+    change.t.max = Math.max(change.t.max, s.ended);
+    change.old.push({ session_id: s.session_id, contribution: contributions[i]! });
+  });
+  // Deleted and inserted rather than updated: the jobs' change log hears of both users from the
+  // session_events triggers. Moments keep their rows (announced once), now the user's.
+  const { rows: moved } = await client.query<StoredEvent>(
+    `with gone as (
+       delete from session_events e using ${linked}
+       where e.project_id = l.project_id and e.user_id = l.anonymous_id
+       returning e.*, l.user_id as to_user)
+     insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
+     select project_id, to_user, message_id, occurred_at, received_at, kafka_offset, event, properties from gone
+     returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
+               (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id, null as intervention`,
+    params,
+  );
+  for (const table of ['friction_episodes', 'job_interventions']) {
+    await client.query(
+      `update ${table} t set user_id = l.user_id from ${linked}
+       where t.project_id = l.project_id and t.user_id = l.anonymous_id`,
+      params,
+    );
+  }
+  // A job completed by both ids is the person's once: the user's completion stays.
+  await client.query(
+    `update job_completions c set user_id = l.user_id from ${linked}
+     where c.project_id = l.project_id and c.user_id = l.anonymous_id
+       and not exists (select 1 from job_completions o
+                       where o.project_id = c.project_id and o.job_id = c.job_id and o.user_id = l.user_id)`,
+    params,
+  );
+  await client.query(
+    `delete from job_completions c using ${linked} where c.project_id = l.project_id and c.user_id = l.anonymous_id`,
+    params,
+  );
+  return { moved, takenOut: [...takenOut.values()] };
+}
