@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { Kafka, logLevel } from 'kafkajs';
 import type { RunningApi } from '../../api/server.js';
-import { openValue } from '../../domain/sealed-user.js';
+import { messageRef, openValue } from '../../domain/sealed-user.js';
 import { loadConfig } from '../../lib/config.js';
 import { type TopicKey, topicName } from '../../lib/kafka/topics.js';
 import { PROCESSORS, startProcessors } from '../../processors/main.js';
@@ -139,6 +139,8 @@ describe('erasure through Kafka: crypto-shredding', () => {
         // A value that names the user in the event itself (the PII filter keeps it: no e-mail shape).
         properties: { page: '/settings', account: `${user}#${i}` },
         timestamp: new Date(Date.now() - (6 - i) * 60_000).toISOString(),
+        // Clients derive message ids from user ids more often than one would hope.
+        message_id: i === 0 ? `${user}-signup` : `${user}-${i}`,
       }));
       assert.equal((await call(api, 'POST', '/events/batch', { key: admin, json: { events } })).status, 202);
     }
@@ -167,6 +169,26 @@ describe('erasure through Kafka: crypto-shredding', () => {
     const opened = openValue(rows[0]!.key, `${projectId}:${ref}`, event.sealed as Buffer) as Record<string, string>;
     assert.equal(opened.user_id, gone);
     assert.match(opened.properties!, new RegExp(gone));
+    // The message id travels sealed; in the clear, a token of it under the user's key, the same in the chain.
+    assert.match(opened.message_id!, new RegExp(`^${gone}-`));
+    assert.equal(event.message_id, '');
+    assert.equal(event.message_ref, messageRef(rows[0]!.key, opened.message_id!));
+    const chained = mine
+      .filter((m) => m.topic === 'sessions')
+      .flatMap((m) => (m.value!.sessions as { events: { message_ref: string }[] }[]).flatMap((s) => s.events));
+    assert.ok(chained.some((e) => e.message_ref === event.message_ref));
+    // Each event of the user stored once, under the id the client sent.
+    assert.equal(
+      await count('select 1 from raw_events where project_id = $1 and message_id = $2', [projectId, `${gone}-signup`]),
+      1,
+    );
+    assert.equal(
+      await count('select 1 from session_events where project_id = $1 and message_id like $2', [
+        projectId,
+        `${gone}-%`,
+      ]),
+      6,
+    );
   });
 
   it('after DELETE /users/{id} no topic, table, dead letter or replay yields the user; others are intact', async () => {

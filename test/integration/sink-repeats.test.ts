@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { inTransaction } from '../../lib/db.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { type EventOnWire, sealValue } from '../../domain/sealed-user.js';
 import { analyticsSink, applyEvents } from '../../processors/analytics-sink/runner.js';
 import { PartitionSessions } from '../../processors/sessionize/core.js';
-import { chainRecord } from '../../processors/sessionize/record.js';
+import { type ChainOnWire, chainRecord, sealChain } from '../../processors/sessionize/record.js';
 import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
-import { closeServices, newProject, services, partitionWrites } from './helpers.js';
+import { ensureUserKeys, userRefOf } from '../../store/user-keys.js';
+import { closeServices, newProject, services, partitionWrites, sealedEventMessage } from './helpers.js';
 
 /**
  * A message and its repeat (a client retry) in one batch: the first received is kept, whatever
@@ -173,5 +175,103 @@ describe('the analytics sink after a change of the session rules', () => {
     await send('d', t + 41 * minute, 3);
     // A split of a, b, c, d with a 60 min gap: one session.
     assert.deepEqual(await sessions(), [4]);
+  });
+});
+
+/**
+ * Message ids travel sealed with each user's key, and in the clear as a token of that key
+ * (docs/adr/0080-message-ids-sealed.md): the sinks de-duplicate on the opened id, so a repeat is
+ * refused whoever sends it, in whichever form (the id in the clear, as written before) and batch.
+ */
+describe('the sinks and repeats of sealed message ids', () => {
+  after(() => closeServices());
+
+  it('store one event per message id of a project in raw_events and session_events', async () => {
+    const { projectId } = await newProject();
+    const db = services().db;
+    const t = Date.now() - 3_600_000;
+    const keyOf = async (user: string) => {
+      const ref = await userRefOf(db, projectId, user);
+      return { ref, key: (await ensureUserKeys(db, projectId, [ref])).get(ref)! };
+    };
+    /** i-th sent: the message id, its sender and whether it is written as before message ids were sealed. */
+    const sent: [string, string, 'clear id' | 'sealed id'][] = [
+      ['u1', 'u1-signup', 'sealed id'],
+      ['u1', 'u1-signup', 'sealed id'], // a client retry
+      ['u2', 'u1-signup', 'sealed id'], // another user's client reusing the id: another token
+      ['u3', 'u3-signup', 'clear id'],
+      ['u3', 'u3-signup', 'sealed id'], // the same id again, since sealed
+      ['u3', 'u3-click', 'sealed id'],
+    ];
+    const records = sent.map(([user, id], i): TrackedEventRecord => ({
+      project_id: projectId,
+      message_id: id,
+      user_id: user,
+      event: 'click',
+      timestamp: t + i * 1000,
+      received_at: t + i * 1000,
+      properties: JSON.stringify({ i }),
+    }));
+
+    // Each in a transaction of its own: a repeat meets the stored copy, not one of its batch.
+    const rawWrites = partitionWrites();
+    for (const [i, record] of records.entries()) {
+      let value: EventOnWire = (await sealedEventMessage(record)).value;
+      if (sent[i]![2] === 'clear id') {
+        const { ref, key } = await keyOf(record.user_id);
+        const { user_id, properties, ...clear } = record;
+        value = { ...clear, user_ref: ref, sealed: sealValue(key, `${projectId}:${ref}`, { user_id, properties }) };
+      }
+      const messages = [{ partition: 0, offset: i, key: null, value }];
+      await inTransaction(db, (client) => rawSink.write(client, messages, rawWrites(1)));
+    }
+
+    // The sessionizer as after a restart before each event (it forgot the ones before), sealing
+    // each chain with the user's key.
+    const analyticsWrites = partitionWrites(1);
+    for (const [i, record] of records.entries()) {
+      const step = new PartitionSessions(3_600_000).add(
+        [{ projectId, event: { ...record, offset: i } }],
+        () => DEFAULT_ANALYTICS.session,
+      );
+      step.commit();
+      const { ref, key } = await keyOf(record.user_id);
+      const chains = step.chains.map((c): ChainOnWire => {
+        const sealed = sealChain(chainRecord(c), ref, key);
+        if (sent[i]![2] === 'sealed id') return sealed;
+        // Written before message ids were sealed: the ids in the clear, none in `sealed`.
+        const { user_id, sessions } = chainRecord(c);
+        const properties = sessions.flatMap((s) => s.events.map((e) => e.properties));
+        return {
+          ...sealed,
+          sealed: sealValue(key, `${projectId}:${ref}`, { user_id, properties }),
+          sessions: sessions.map((s) => ({
+            session_id: s.session_id,
+            events: s.events.map(({ properties: _, ...e }) => e),
+          })),
+        };
+      });
+      const messages = chains.map((value, j) => ({ partition: 1, offset: i + j, key: null, value }));
+      const { committed } = await inTransaction(db, (client) =>
+        analyticsSink.write(client, messages, analyticsWrites(messages.length)),
+      );
+      committed?.();
+    }
+
+    for (const table of ['raw_events', 'session_events']) {
+      const { rows } = await db.query<{ message_id: string; user_id: string; properties: { i: number } }>(
+        `select message_id, user_id, properties from ${table} where project_id = $1 order by message_id`,
+        [projectId],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.message_id, r.user_id, r.properties.i]),
+        [
+          ['u1-signup', 'u1', 0],
+          ['u3-click', 'u3', 5],
+          ['u3-signup', 'u3', 3],
+        ],
+        table,
+      );
+    }
   });
 });
