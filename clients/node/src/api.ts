@@ -794,7 +794,7 @@ export interface paths {
         get: operations["getUsersUser_id"];
         put?: never;
         post?: never;
-        /** Erase every row of a user (privacy request) and the key that seals their Kafka messages; the user's past events never come back */
+        /** Erase every row of a person (privacy request): the user and every anonymous id linked to them (or, given a linked anonymous id, its user's person), and the keys that seal their Kafka messages; their past events never come back */
         delete: operations["deleteUsersUser_id"];
         options?: never;
         head?: never;
@@ -1910,9 +1910,13 @@ export interface components {
         };
         /**
          * Identify a user
-         * @description Creates the user or merges the properties into the known ones; a property set to null is removed.
+         * @description Creates the user or merges the properties into the known ones; a property set to null is removed. With `anonymous_id` (or its other name `previous_id`), the id the user's events were sent under before they signed in is linked to the user: from then on the person counts once in every analytics answer and those events are theirs (docs/metrics.md, "One person").
          */
         "user-identify": {
+            /** @description The anonymous id the user's events were sent under before sign-in (the tracker's and the clients' `anonymous_id`). */
+            anonymous_id?: string;
+            /** @description The same as `anonymous_id` (Segment's name); send one of the two. */
+            previous_id?: string;
             properties?: components["schemas"]["user-update"];
             user_id: string;
         };
@@ -7305,7 +7309,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentifiedUser"];
                 };
             };
-            /** @description Invalid request (details.field, details.reason) */
+            /** @description anonymous_id equals user_id, or differs from previous_id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7332,7 +7336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The merged properties would exceed a user's limit (details.limit_bytes) */
+            /** @description The merged properties would exceed a user's limit (details.limit_bytes), or the anonymous id cannot be linked to this user (details.reason: linked_to_another_user, identified_user, linked_anonymous_id) */
             409: {
                 headers: {
                     [name: string]: unknown;
