@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Lease, LeaseUnanswered } from '../../lib/lease.js';
+import { FakeClock } from './fake-clock.js';
 
 /** A read that answers when told to, counting the reads started. */
 function controlledRead() {
@@ -16,18 +16,35 @@ function controlledRead() {
 }
 
 describe('Lease', () => {
+  // The lease's time comes from the fake clock: every boundary is checked to the millisecond.
+  const clock = new FakeClock();
+  beforeEach(() => clock.install());
+  afterEach(() => clock.uninstall());
+
+  /** Whether `promise` has settled yet, and how. */
+  const state = (promise: Promise<unknown>) => {
+    const seen = { settled: false, error: undefined as unknown };
+    promise.then(
+      () => (seen.settled = true),
+      (err: unknown) => ((seen.settled = true), (seen.error = err)),
+    );
+    return seen;
+  };
+
   it('serves one read for its length from when the read started, then reads again', async () => {
     const source = controlledRead();
     const lease = new Lease(source.read, 80);
     const first = [lease.get(), lease.get()];
     assert.equal(source.reads, 1, 'callers during a read share it');
+    await clock.advance(10);
     source.answer(1);
     assert.deepEqual(await Promise.all(first), [1, 1]);
-    assert.equal(await lease.get(), 1);
+    await clock.advance(29);
+    assert.equal(await lease.get(), 1, 'served in its first half without reading');
     assert.equal(source.reads, 1);
-    await sleep(90);
+    await clock.advance(41);
     const again = lease.get();
-    assert.equal(source.reads, 2, 'an expired lease reads again');
+    assert.equal(source.reads, 2, 'expired 80 ms after the read started: read again');
     source.answer(2);
     assert.equal(await again, 2);
   });
@@ -35,10 +52,13 @@ describe('Lease', () => {
   it('stops its callers waiting when the lease of the read ends, and never shares that read again', async () => {
     const source = controlledRead();
     const lease = new Lease(source.read, 50);
-    const start = performance.now();
-    await assert.rejects(lease.get(), LeaseUnanswered);
-    const waited = performance.now() - start;
-    assert.ok(waited >= 45 && waited < 500, `waited ${Math.round(waited)} ms`);
+    const waiting = lease.get();
+    const seen = state(waiting);
+    await clock.advance(49);
+    assert.equal(seen.settled, false, 'still within the lease');
+    await clock.advance(1);
+    assert.ok(seen.error instanceof LeaseUnanswered, 'refused when the lease would end');
+    await assert.rejects(waiting, LeaseUnanswered);
     const fresh = lease.get();
     assert.equal(source.reads, 2, 'a caller after the lease does not wait for the old read');
     source.answer(1);
@@ -55,12 +75,15 @@ describe('Lease', () => {
     const first = lease.get();
     source.answer(1);
     assert.equal(await first, 1);
-    await sleep(220);
+    await clock.advance(199);
+    assert.equal(await lease.get(), 1);
+    assert.equal(source.reads, 1, 'no read ahead in the first half');
+    await clock.advance(1);
     assert.equal(await lease.get(), 1, 'served at once');
     assert.equal(await lease.get(), 1);
     assert.equal(source.reads, 2, 'one read ahead of the end, not one per caller');
-    source.answer(2);
-    await sleep(250); // past the first read's lease, in the second half of the second's
+    source.answer(2); // read at 200: its lease runs to 600
+    await clock.advance(250); // past the first read's lease, in the second half of the second's
     assert.equal(await lease.get(), 2);
     assert.equal(source.reads, 3, 'served from the read ahead, itself read ahead in turn');
   });
@@ -71,9 +94,9 @@ describe('Lease', () => {
     const first = lease.get();
     source.answer(1);
     await first;
-    await sleep(220);
-    await lease.get(); // the read ahead starts, unanswered
-    await sleep(200);
+    await clock.advance(220);
+    await lease.get(); // the read ahead starts at 220, unanswered
+    await clock.advance(200);
     const late = lease.get();
     assert.equal(source.reads, 2, 'the caller shares the read ahead');
     source.answer(2);
@@ -86,13 +109,17 @@ describe('Lease', () => {
     const first = lease.get();
     source.answer(1);
     await first;
-    await sleep(220);
-    await lease.get(); // the read ahead starts and is never answered
-    await sleep(200);
-    const start = performance.now();
-    await assert.rejects(lease.get(), LeaseUnanswered);
-    const waited = performance.now() - start;
-    assert.ok(waited < 300, `waited ${Math.round(waited)} ms, at most the rest of the read's lease`);
+    await clock.advance(220);
+    await lease.get(); // the read ahead starts at 220 and is never answered
+    await clock.advance(200);
+    const refused = lease.get();
+    const seen = state(refused);
+    assert.equal(source.reads, 2, 'the caller shares the read ahead');
+    await clock.advance(199);
+    assert.equal(seen.settled, false);
+    await clock.advance(1);
+    assert.ok(seen.error instanceof LeaseUnanswered, "refused at the end of the read ahead's lease, 620 ms");
+    await assert.rejects(refused, LeaseUnanswered);
   });
 
   it('keeps no failed read: the next caller reads again', async () => {

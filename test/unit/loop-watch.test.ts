@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { watchEventLoop, yieldToLoop } from '../../lib/loop-watch.js';
+import { FakeClock } from './fake-clock.js';
 
 /** Holds this thread for `ms`, as a long synchronous step would. */
 function hold(ms: number): void {
@@ -9,32 +9,51 @@ function hold(ms: number): void {
 }
 
 describe('event-loop watch', () => {
-  it('warns once for a hold past the threshold, with how long it lasted', async () => {
-    const warnings: { held_ms: number }[] = [];
-    const watch = watchEventLoop({ warn: (fields) => warnings.push(fields) }, 300, 20);
-    try {
-      await sleep(60);
-      hold(600);
-      await sleep(60);
-    } finally {
-      watch.stop();
-    }
-    assert.equal(warnings.length, 1, JSON.stringify(warnings));
-    assert.ok(warnings[0]!.held_ms >= 300 && warnings[0]!.held_ms <= 1500, `held ${warnings[0]!.held_ms} ms`);
-  });
+  describe('on a fake clock', () => {
+    const clock = new FakeClock();
+    beforeEach(() => clock.install());
+    afterEach(() => clock.uninstall());
 
-  it('stays quiet while the loop turns', async () => {
-    const warnings: unknown[] = [];
-    const watch = watchEventLoop({ warn: (fields) => warnings.push(fields) }, 400, 20);
-    try {
+    /** A watch of `thresholdMs` ticking every 20 ms, and what it warned. */
+    const watching = (thresholdMs: number) => {
+      const warnings: { held_ms: number }[] = [];
+      const watch = watchEventLoop({ warn: (fields) => warnings.push(fields) }, thresholdMs, 20);
+      return { warnings, stop: () => watch.stop() };
+    };
+
+    it('warns once for a hold past the threshold, with how long it lasted', async () => {
+      const { warnings, stop } = watching(300);
+      await clock.advance(60);
+      clock.hold(600);
+      await clock.advance(60);
+      stop();
+      // The tick due at 80 ran at 660: 580 ms later than the loop would have run it.
+      assert.deepEqual(warnings, [{ held_ms: 580 }]);
+    });
+
+    it('warns for a hold of exactly the threshold and not for one just under it', async () => {
+      const { warnings, stop } = watching(300);
+      // Each hold starts right after a tick: the next tick, due 20 ms later, runs hold − 20 ms late.
+      await clock.advance(20);
+      clock.hold(319);
+      await clock.advance(20);
+      clock.hold(320);
+      await clock.advance(20);
+      stop();
+      assert.deepEqual(warnings, [{ held_ms: 300 }]);
+    });
+
+    it('stays quiet while the loop turns, and says nothing once stopped', async () => {
+      const { warnings, stop } = watching(400);
       for (let i = 0; i < 5; i++) {
-        hold(50);
-        await sleep(20);
+        clock.hold(50);
+        await clock.advance(20);
       }
-    } finally {
-      watch.stop();
-    }
-    assert.deepEqual(warnings, []);
+      stop();
+      clock.hold(1000);
+      await clock.advance(100);
+      assert.deepEqual(warnings, []);
+    });
   });
 
   it('lets a due timer run between stages where awaiting a resolved promise does not', async () => {

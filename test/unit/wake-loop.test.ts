@@ -1,86 +1,128 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../lib/log.js';
 import { wakeLoop } from '../../lib/notify.js';
 import type { RunShare } from '../../lib/pacing.js';
-
-/** A loop whose runs each take `ms`, recording when each started and ended. */
-function timedLoop(ms: number, pace?: RunShare) {
-  const runs: { start: number; end: number }[] = [];
-  const loop = wakeLoop(
-    async () => {
-      const start = performance.now();
-      await sleep(ms);
-      runs.push({ start, end: performance.now() });
-    },
-    createLogger('silent'),
-    pace,
-  );
-  return { loop, runs };
-}
-
-/** The time between the end of the first of exactly two runs and the start of the second. */
-function gapOfTwo(runs: { start: number; end: number }[]): number {
-  assert.equal(runs.length, 2, 'the wakes coalesced into one more run');
-  return runs[1]!.start - runs[0]!.end;
-}
+import { FakeClock, settle } from './fake-clock.js';
 
 describe('wake loop', () => {
+  // Runs last as long as the test says and rests are timed on the fake clock: each gap is exact.
+  const clock = new FakeClock();
+  beforeEach(() => clock.install());
+  afterEach(() => clock.uninstall());
+
+  /** A loop whose runs end when the test ends them, recording when each started and ended. */
+  function controlledLoop(pace?: RunShare) {
+    const runs: { start: number; end?: number; finish: () => void }[] = [];
+    const loop = wakeLoop(
+      () =>
+        new Promise<void>((resolve) => {
+          const run = {
+            start: clock.now(),
+            end: undefined as number | undefined,
+            finish: () => {
+              run.end = clock.now();
+              resolve();
+            },
+          };
+          runs.push(run);
+        }),
+      createLogger('silent'),
+      pace,
+    );
+    /** Lets the run in progress take `ms`, then ends it. */
+    const runFor = async (ms: number) => {
+      await clock.advance(ms);
+      runs.at(-1)!.finish();
+      await settle();
+    };
+    return { loop, runs, runFor };
+  }
+
   it('without a pace, a wake during a run makes one more run right after it', async () => {
-    const { loop, runs } = timedLoop(40);
+    const { loop, runs, runFor } = controlledLoop();
     loop.wake();
-    await sleep(10);
+    await clock.advance(10);
     loop.wake();
     loop.wake();
-    await sleep(150);
+    await runFor(30);
+    assert.equal(runs.length, 2, 'the two wakes coalesced into one more run');
+    assert.equal(runs[1]!.start, runs[0]!.end, 'no rest');
+    await runFor(40);
+    await clock.advance(1000);
+    assert.equal(runs.length, 2, 'nothing woke it since');
     await loop.stop();
-    const gap = gapOfTwo(runs);
-    assert.ok(gap < 20, `no rest: ${gap} ms`);
   });
 
   it('with a share, rests after a run in proportion to it, and wakes in the rest wait for its end', async () => {
-    const { loop, runs } = timedLoop(40, { share: 0.25, maxRestMs: 10_000 });
+    const { loop, runs, runFor } = controlledLoop({ share: 0.25, maxRestMs: 10_000 });
     loop.wake();
-    await sleep(60);
+    await clock.advance(20);
     loop.wake();
-    await sleep(20);
-    loop.wake();
-    await sleep(250);
+    await runFor(20);
+    await clock.advance(20);
+    loop.wake(); // in the rest
+    // Three times the run's 40 ms: the runs take a quarter of the time.
+    await clock.advance(99);
+    assert.equal(runs.length, 1, 'resting');
+    await clock.advance(1);
+    assert.equal(runs.length, 2);
+    assert.equal(runs[1]!.start - runs[0]!.end!, 120);
+    await runFor(40);
+    await clock.advance(1000);
+    assert.equal(runs.length, 2, 'the wakes during the first run and its rest made one run');
     await loop.stop();
-    const gap = gapOfTwo(runs);
-    // Three times the run's 40+ ms: the runs took a quarter of the time.
-    assert.ok(gap >= 115, `rested ${gap} ms`);
   });
 
   it('rests no longer than its longest rest', async () => {
-    const { loop, runs } = timedLoop(40, { share: 0.01, maxRestMs: 30 });
+    const { loop, runs, runFor } = controlledLoop({ share: 0.01, maxRestMs: 30 });
     loop.wake();
-    await sleep(50);
     loop.wake();
-    await sleep(150);
+    await runFor(40);
+    await clock.advance(29);
+    assert.equal(runs.length, 1);
+    await clock.advance(1);
+    assert.equal(runs.length, 2);
+    assert.equal(runs[1]!.start - runs[0]!.end!, 30, 'not the 3,960 ms its share asks');
+    runs[1]!.finish();
     await loop.stop();
-    const gap = gapOfTwo(runs);
-    assert.ok(gap >= 25 && gap < 100, `rested ${gap} ms, not the 4 s its share asks`);
   });
 
-  it('a wake with `now` cuts the rest short, or skips it when it comes during the run', async () => {
-    const resting = timedLoop(40, { share: 0.01, maxRestMs: 60_000 });
-    resting.loop.wake();
-    await sleep(80);
-    resting.loop.wake(true);
-    await sleep(80);
-    const during = timedLoop(40, { share: 0.01, maxRestMs: 60_000 });
-    during.loop.wake();
-    await sleep(10);
-    during.loop.wake(true);
-    await sleep(100);
-    const stopStarted = performance.now();
-    const stopping = Promise.all([resting.loop.stop(), during.loop.stop()]);
-    for (const { runs } of [resting, during]) {
-      const gap = gapOfTwo(runs);
-      assert.ok(gap < 50, `waited ${gap} ms`);
-    }
+  it('a wake with `now` cuts the rest short', async () => {
+    const { loop, runs, runFor } = controlledLoop({ share: 0.01, maxRestMs: 60_000 });
+    loop.wake();
+    await runFor(40);
+    await clock.advance(40);
+    assert.equal(runs.length, 1, 'resting');
+    loop.wake(true);
+    await settle();
+    assert.equal(runs.length, 2);
+    assert.equal(runs[1]!.start - runs[0]!.end!, 40);
+    runs[1]!.finish();
+    await loop.stop();
+  });
+
+  it('a wake with `now` during a run skips the rest after it', async () => {
+    const { loop, runs, runFor } = controlledLoop({ share: 0.01, maxRestMs: 60_000 });
+    loop.wake();
+    await clock.advance(10);
+    loop.wake(true);
+    await runFor(30);
+    assert.equal(runs.length, 2);
+    assert.equal(runs[1]!.start, runs[0]!.end, 'no rest');
+    runs[1]!.finish();
+    await loop.stop();
+  });
+
+  it('stop does not wait out a rest', async () => {
+    const { loop, runs, runFor } = controlledLoop({ share: 0.01, maxRestMs: 60_000 });
+    loop.wake();
+    loop.wake();
+    await runFor(40);
+    let stopped = false;
+    const stopping = loop.stop().then(() => (stopped = true));
+    await settle();
+    assert.ok(stopped, 'stopped with the clock where it was');
     await stopping;
-    assert.ok(performance.now() - stopStarted < 100, 'stop does not wait out a rest');
+    assert.equal(runs.length, 1, 'the wake waiting for the rest is dropped');
   });
 });
