@@ -8,6 +8,7 @@ import {
   newProject,
   postEvents,
   runReplay,
+  services,
   startPipeline,
   stopPipeline,
   tableRows,
@@ -16,6 +17,9 @@ import {
   waitForSink,
 } from './helpers.js';
 import { topicName } from '../../lib/kafka/topics.js';
+import { refreshJobs } from '../../workers/jobs/worker.js';
+import { refreshWorkflows } from '../../workers/workflows/refresh.js';
+import { refreshCohortMembership } from '../../workers/cohort-membership/worker.js';
 
 interface Sent {
   user_id: string;
@@ -50,10 +54,19 @@ describe('identity stitching: one person before and after sign-in', () => {
   const asUsers = (events: Sent[]) =>
     events.map((e) => ({ ...e, user_id: { 'anon-1': 'u_42', 'anon-2': 'u_7' }[e.user_id] ?? e.user_id }));
   const sent: Sent[] = [];
+  /** Each project's job (goal: report_exported) and custom cohort (one session or more). */
+  const made = new Map<string, { job: string; cohort: string }>();
+  const refreshWorkers = async (projectId: string) => {
+    await refreshWorkflows(services(), projectId);
+    await refreshJobs(services(), projectId);
+    await refreshCohortMembership(services());
+  };
   const send = async (events: Sent[]) => {
     sent.push(...events);
     await postEvents(api, stitched.admin, events);
     await waitForAnalytics(60_000);
+    // The workers' passes after each step: they follow the moves by their change logs.
+    await refreshWorkers(stitched.projectId);
   };
   const identify = (json: Record<string, unknown>) =>
     call(api, 'POST', '/users/identify', { key: stitched.admin, json });
@@ -62,8 +75,20 @@ describe('identity stitching: one person before and after sign-in', () => {
     pipeline = await startPipeline(['raw-sink', 'analytics']);
     api = pipeline.api;
     for (const p of [(stitched = { projectId: '', admin: '' }), (reference = { projectId: '', admin: '' })]) {
-      const made = await newProject(['admin']);
-      [p.projectId, p.admin] = [made.projectId, made.keys[0]!];
+      const project = await newProject(['admin']);
+      [p.projectId, p.admin] = [project.projectId, project.keys[0]!];
+      const job = await call<{ id: string }>(api, 'POST', '/jobs', {
+        key: p.admin,
+        json: { name: 'Export a report', goal: 'report_exported' },
+      });
+      const active = await call(api, 'PATCH', `/jobs/${job.body.id}`, { key: p.admin, json: { status: 'active' } });
+      assert.equal(active.status, 200);
+      const cohort = await call<{ id: string }>(api, 'POST', '/cohorts', {
+        key: p.admin,
+        json: { name: 'active', criteria: { sessions: { gte: 1 } } },
+      });
+      assert.equal(cohort.status, 201);
+      made.set(p.projectId, { job: job.body.id, cohort: cohort.body.id });
     }
   });
 
@@ -79,6 +104,7 @@ describe('identity stitching: one person before and after sign-in', () => {
     await send([
       event('anon-1', 'page_view', { page: '/home' }, 100),
       event('anon-1', 'feature_impression', { feature: 'reports', page: '/home' }, 105),
+      event('anon-1', 'report_started', { page: '/reports' }, 106),
       event('anon-2', 'page_view', { page: '/pricing' }, 4000),
       event('anon-2', 'feature_impression', { feature: 'export', page: '/pricing' }, 4005),
     ]);
@@ -88,6 +114,7 @@ describe('identity stitching: one person before and after sign-in', () => {
     await send([
       ...[0, 1, 2, 3, 4].map((i) => event('u_42', 'click', { element: '#save', page: '/home' }, 110 + i * 0.2)),
       event('u_42', 'feature_used', { feature: 'reports', page: '/home' }, 120),
+      event('u_42', 'report_exported', { page: '/reports' }, 125),
       event('u_7', 'feature_used', { feature: 'export', page: '/pricing' }, 4010),
       // A page that had not heard of the sign-in yet still sends under the anonymous id.
       event('anon-1', 'page_view', { page: '/reports' }, 130),
@@ -133,6 +160,26 @@ describe('identity stitching: one person before and after sign-in', () => {
       await tableRows(stitched.projectId, TABLES, omit),
       await tableRows(reference.projectId, TABLES, omit),
     );
+  });
+
+  it('counts one person in the workflows, the job and the cohort', async () => {
+    await refreshWorkers(reference.projectId);
+    const answers = async (p: { projectId: string; admin: string }) => {
+      const { job, cohort } = made.get(p.projectId)!;
+      const get = async (path: string) => {
+        const reply = await call<Record<string, unknown>>(api, 'GET', path, { key: p.admin });
+        assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body)}`);
+        return JSON.parse(JSON.stringify(reply.body).replaceAll(job, 'JOB').replaceAll(cohort, 'COHORT')) as unknown;
+      };
+      return {
+        job: await get(`/analytics/jobs/${job}`),
+        workflows: await get('/analytics/workflows?goal=report_exported'),
+        cohort: await get(`/cohorts/${cohort}/users`),
+      };
+    };
+    const got = await answers(stitched);
+    assert.deepEqual(got, await answers(reference));
+    assert.match(JSON.stringify(got.cohort), /"total":2\b/, JSON.stringify(got.cohort));
   });
 
   it('gives the same tables again on a replay, from offset 0 and from a date', async () => {
