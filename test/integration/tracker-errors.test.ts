@@ -179,7 +179,7 @@ describe('browser tracker: a refused key or a full quota is said once, and flush
     key = revoked.key;
     await refusedForGood(
       site.origin,
-      /unknown or revoked \(401: The API key is invalid or has been revoked\.\)\. Put a live browser key/,
+      /unknown, revoked or malformed \(401: The API key is invalid or has been revoked\.\)\. Put a live browser key/,
     );
   });
 

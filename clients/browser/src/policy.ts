@@ -94,13 +94,14 @@ export function refusalOf(
   now: number,
 ): Refusal | undefined {
   const error = (reply.body as ErrorBody | undefined)?.error;
-  const said = typeof error?.message === 'string' ? ` (${error.message})` : '';
+  // `(401: The API key is invalid or has been revoked.)`: the status, and the service's words when it sent some.
+  const said = `(${reply.status}${typeof error?.message === 'string' ? `: ${error.message}` : ''})`;
   const origin = typeof error?.details?.origin === 'string' ? error.details.origin : pageOrigin;
   if (reply.status === 401) {
     return {
       kind: 'denied',
       message:
-        `pi: the service refused the tracker's API key: it is unknown or revoked (401${said}). ` +
+        `pi: the service refused the tracker's API key: it is unknown, revoked or malformed ${said}. ` +
         `Put a live browser key for ${origin} in data-api-key (apiKey): ${BROWSER_KEY}. ${STOPPED}`,
     };
   }
@@ -112,7 +113,7 @@ export function refusalOf(
         : reason === 'server_key_in_page'
           ? `it is a server key (no allowed_origins), and a key in a page is readable by anyone (403). ` +
             `Use a browser key for ${origin}, ${BROWSER_KEY}, and revoke this key if the page was published.`
-          : `the key may not send events (403${said}). Use a browser key for ${origin}, ${BROWSER_KEY}.`;
+          : `the key may not send events ${said}. Use a browser key for ${origin}, ${BROWSER_KEY}.`;
     return { kind: 'denied', message: `pi: the service refused the tracker's API key: ${cause} ${STOPPED}` };
   }
   if (reply.status === 429) {
@@ -124,7 +125,7 @@ export function refusalOf(
     return {
       kind: 'limited',
       message:
-        `pi: the project's hourly request limit is used up (429${said}). The tracker keeps this page's events ` +
+        `pi: the project's hourly request limit is used up ${said}. The tracker keeps this page's events ` +
         `and ${when}. If this is not a one-off, raise the project's rate tier.`,
       ...(wait !== undefined && { retryAt: now + wait }),
     };
