@@ -171,20 +171,17 @@ function decrypt(key: Buffer, context: string, sealed: Buffer): unknown {
 }
 
 /**
- * A message id as the topics show it (docs/adr/0080-message-ids-sealed.md): HMAC-SHA256 of the id
- * under the user's key, 128 bits in hex. A repeat of the message gets the same one, and once the
- * key is gone (erased) nobody can tell which id it stood for, however guessable the id.
+ * A message id as the topics show it (docs/adr/0080-message-ids-sealed.md): SHA3-256 of the user's
+ * key (in hex), a label and the id, 128 bits in hex. A repeat of the message gets the same one,
+ * and once the key is gone (erased) nobody can tell which id it stood for, however guessable the
+ * id. SHA-3 with the key in front is a MAC as it is (no length extension), and one hash call
+ * costs a third of an HMAC's context on the ingest path.
  */
 export function messageRef(key: Buffer, messageId: string): string {
-  return crypto
-    .createHmac('sha256', key)
-    .update(MESSAGE_REF_LABEL)
-    .update(messageId, 'utf8')
-    .digest('hex')
-    .slice(0, 32);
+  return crypto.hash('sha3-256', `${key.toString('hex')}${MESSAGE_REF_LABEL}${messageId}`, 'hex').slice(0, 32);
 }
 
-/** Keeps these HMACs apart from any other use of the user's key. */
+/** Keeps these hashes apart from any other use of the user's key. */
 const MESSAGE_REF_LABEL = 'pi.message_ref\u0000';
 
 /** pi.events.v1 sealed for its user (schemas/avro/pi.events.v1.avsc). */
