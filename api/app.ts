@@ -116,7 +116,7 @@ export function createApp(deps: AppDeps): { app: Koa; router: Router } {
   app.use(requestLog(deps.log));
   app.use(errorMiddleware(deps.log));
   app.use(trackerScript(loadTrackerScript(), deps.log));
-  app.use(ingestCors(deps.db));
+  app.use(ingestCors());
   // The admin console's files (/console); its API calls are the /v1 routes below.
   app.use(consoleStatic());
   const router = new Router({ prefix: '/v1' });

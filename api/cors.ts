@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import type { Pool } from '../lib/db.js';
 import type { Scope } from '../store/api-keys.js';
 import { ApiError, fieldError } from './errors.js';
 
@@ -85,8 +84,7 @@ export function refuseForeignOrigin(origin: string, allowedOrigins: string[] | n
  * error; it carries the error alone. Anything else gets no CORS headers, and the browser keeps the
  * answer from the page.
  */
-// `_db`: no lookup is needed any more; api/app.ts still passes its pool.
-export function ingestCors(_db?: Pool): Middleware {
+export function ingestCors(): Middleware {
   return async (ctx, next) => {
     if (!BROWSER_PATHS.has(ctx.path)) {
       await next();

@@ -46,7 +46,12 @@ describe('browser keys: allowed origins', () => {
 
   it('refuses a request whose Origin the key does not list, and only then', () => {
     assert.doesNotThrow(() => refuseForeignOrigin('', ['https://a.example']), 'no Origin: not a browser');
-    assert.doesNotThrow(() => refuseForeignOrigin('https://evil.example', null), 'not a browser key');
+    assert.throws(
+      () => refuseForeignOrigin('https://evil.example', null),
+      (err: ApiError) => err.status === 403 && err.details.reason === 'server_key_in_page',
+      'a server key from a page',
+    );
+    assert.doesNotThrow(() => refuseForeignOrigin('', null), 'a server key from a server');
     assert.doesNotThrow(() => refuseForeignOrigin('https://a.example', ['https://a.example']));
     assert.throws(
       () => refuseForeignOrigin('https://evil.example', ['https://a.example']),
