@@ -83,7 +83,7 @@ export interface SealedSessionEvent extends Omit<SessionEventRecord, 'properties
   message_id?: string;
 }
 
-/** What `sealed` holds: `properties` and `message_ids` of the chain's events in order (no `message_ids` before ADR 0080). */
+/** What `sealed` holds: the chain's events' properties and message ids in order (no `message_ids` before ADR 0080). */
 interface SealedChainValue {
   user_id: string;
   properties: string[];
@@ -125,8 +125,9 @@ export function openChain(chain: ChainOnWire, key: Buffer | undefined): SessionC
   let i = 0;
   const open = ({ message_ref, message_id, ...e }: SealedSessionEvent): SessionEventRecord => {
     const id = message_ref ? opened.message_ids?.[i] : message_id;
-    if (typeof id !== 'string')
-      throw new Error(message_ref ? 'message_ref without a sealed message id' : 'no message id');
+    if (typeof id !== 'string' || id === '') {
+      throw new Error(message_ref ? 'message_ref without a sealed message id' : 'no message id, sealed or clear');
+    }
     return { ...e, message_id: id, properties: opened.properties[i++]! };
   };
   return {

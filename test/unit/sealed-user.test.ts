@@ -158,6 +158,11 @@ describe('sealed users (crypto-shredding)', () => {
       sessions: older.sessions.map((s) => ({ ...s, events: s.events.map((e) => ({ ...e, message_ref: 'ab' })) })),
     };
     assert.throws(() => openChain(noIds, key), /without a sealed message id/);
+    const emptyIds = {
+      ...older,
+      sessions: older.sessions.map((s) => ({ ...s, events: s.events.map((e) => ({ ...e, message_id: '' })) })),
+    };
+    assert.throws(() => openChain(emptyIds, key), /no message id/);
   });
 
   describe('keeping what was opened (the processors)', () => {
