@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningApi } from '../../api/server.js';
 import { analyticsSink } from '../../processors/analytics-sink/runner.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
@@ -40,11 +39,19 @@ describe('the processors as npm start runs them: raw sink and sessionize in one 
     const { projectId, keys } = await newProject(['events:write']);
     const { events, answers } = simulate(defaultOptions(19, 120, 2));
 
-    const analytics = startProcessorsProcess('analytics-sink');
-    processes.push(analytics);
-    await waitFor('the analytics sink alone in its group', async () => (await members())[2] === 1, 60_000);
     await postEvents(api, keys[0]!, events);
-    await sleep(3000);
+    // The role says `started` once every step it runs has joined its group (kafkajs's run resolves
+    // after the join): from then on its groups' members are all it will have.
+    const analytics = startProcessorsProcess('analytics-sink', { LOG_LEVEL: 'info' });
+    processes.push(analytics);
+    let output = '';
+    analytics.stdout!.on('data', (text: string) => (output += text));
+    await waitFor(
+      'the analytics-sink process to start',
+      () => /"role":"processors","msg":"started"/.test(output),
+      60_000,
+    );
+    await waitFor('the analytics sink alone in its group', async () => (await members())[2] === 1, 60_000);
     assert.deepEqual(await members(), [0, 0, 1], 'no raw-sink or sessionize member: that process runs the sink only');
     assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), 0);
     assert.equal(await count('select 1 from session_events where project_id = $1', [projectId]), 0);

@@ -80,14 +80,14 @@ describe('webhook deliveries are fair between projects', function () {
         await sleep(100);
       }
     })();
-    // B's paced load, spread over more than one of A's timeouts.
+    // B's load, each delivery queued once the previous one arrived, at least 12 and on until A's
+    // first attempts timed out and its next ones took the slots: B is measured across A's timeouts.
     const queuedAt = new Map<string, number>();
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 12 || a.receiver.received.length <= PER_PROJECT; i++) {
       queuedAt.set(`b-${i}`, Date.now());
       await completeJob(b.projectId, `b-${i}`);
-      await sleep(REQUEST_TIMEOUT_MS / 8);
+      await waitFor(`B's delivery b-${i}`, () => b.receiver.received.length > i, 3 * REQUEST_TIMEOUT_MS);
     }
-    await waitFor("B's 12 deliveries", () => b.receiver.received.length >= 12, 30_000);
     sampling = false;
     await sampler;
 
@@ -127,8 +127,29 @@ describe('webhook deliveries are fair between projects', function () {
         c.projectId,
       ]);
       assert.equal(rowCount, 1);
-      await sleep(10_000);
+      /** The delivery's lease: until when, and whether it holds now (Postgres's clock). */
+      const lease = async () => {
+        const { rows } = await services().db.query<{ until: Date; held: boolean }>(
+          'select locked_until as until, locked_until >= now() as held from webhook_deliveries where project_id = $1',
+          [c.projectId],
+        );
+        return rows[0]!;
+      };
+      const claimed = await lease();
+      // Past the end of the lease the claim took, the row is still leased: the lease was renewed.
+      await waitFor('the claimed lease to end and a renewed one to hold', async () => {
+        const now = await lease();
+        return now.held && now.until > claimed.until;
+      });
+      await waitFor('the end of the lease the claim took', async () => {
+        const { rows } = await services().db.query<{ past: boolean }>('select now() > $1 as past', [claimed.until]);
+        return rows[0]!.past;
+      });
+      // A sender that looks now (beside the two that poll) finds nothing of C's to take over.
+      const late = await sender({ webhookLeaseMs: 6000 });
+      await late.drain();
       assert.equal(c.receiver.received.length, 1, 'no second sender took the delivery over');
+      assert.ok((await lease()).held, 'still leased by the first sender');
       await blocker.query('commit');
     } finally {
       blocker.release();
