@@ -18,13 +18,37 @@ create table api_keys (
   last_used_at timestamp with time zone,
   revoked_at timestamp with time zone,
   allowed_origins text[],
+  created_by_member text,
+  created_by_key text,
   constraint api_keys_allowed_origins_check CHECK ((cardinality(allowed_origins) <= 100)),
+  constraint api_keys_one_creator CHECK (((created_by_member IS NULL) OR (created_by_key IS NULL))),
   constraint api_keys_pkey PRIMARY KEY (project_id, key_id),
   constraint api_keys_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
   constraint api_keys_scopes_check CHECK (((scopes <@ ARRAY['events:write'::text, 'analytics:read'::text, 'admin'::text]) AND (cardinality(scopes) > 0)))
 );
 CREATE INDEX api_keys_allowed_origins ON public.api_keys USING gin (allowed_origins) WHERE (revoked_at IS NULL);
+CREATE INDEX api_keys_created_by_key ON public.api_keys USING btree (project_id, created_by_key) WHERE (created_by_key IS NOT NULL);
+CREATE INDEX api_keys_created_by_member ON public.api_keys USING btree (project_id, created_by_member) WHERE (created_by_member IS NOT NULL);
 CREATE UNIQUE INDEX api_keys_key_id ON public.api_keys USING btree (key_id);
+
+create table audit_log (
+  project_id uuid not null,
+  entry_id bigint not null default nextval('audit_log_entry_id_seq'::regclass),
+  at timestamp with time zone not null default now(),
+  actor_type text not null,
+  actor_id text not null,
+  actor_email text,
+  action text not null,
+  target_type text,
+  target_id text,
+  details jsonb not null default '{}'::jsonb,
+  address text,
+  constraint audit_log_action_check CHECK (((length(action) >= 1) AND (length(action) <= 100))),
+  constraint audit_log_actor_type_check CHECK ((actor_type = ANY (ARRAY['member'::text, 'api_key'::text]))),
+  constraint audit_log_pkey PRIMARY KEY (project_id, entry_id),
+  constraint audit_log_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+CREATE INDEX audit_log_recent ON public.audit_log USING btree (project_id, at DESC, entry_id DESC);
 
 create table behavioural_cohort_members (
   project_id uuid not null,
@@ -163,6 +187,7 @@ create table console_tokens (
   created_at timestamp with time zone not null default now(),
   expires_at timestamp with time zone not null,
   used_at timestamp with time zone,
+  session_hash bytea,
   constraint console_tokens_pkey PRIMARY KEY (project_id, token_hash),
   constraint console_tokens_project_id_member_id_fkey FOREIGN KEY (project_id, member_id) REFERENCES console_users(project_id, member_id) ON DELETE CASCADE,
   constraint console_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['sign_in'::text, 'stream'::text])))
@@ -181,7 +206,7 @@ create table console_users (
   constraint console_users_email_check CHECK (((email = lower(email)) AND ((length(email) >= 3) AND (length(email) <= 254)))),
   constraint console_users_pkey PRIMARY KEY (project_id, member_id),
   constraint console_users_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE,
-  constraint console_users_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'member'::text])))
+  constraint console_users_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text, 'viewer'::text])))
 );
 CREATE UNIQUE INDEX console_users_email ON public.console_users USING btree (email);
 

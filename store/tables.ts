@@ -153,6 +153,8 @@ export const TABLES = {
   console_sessions: config,
   console_tokens: config,
   console_sign_in_attempts: spec('api', 'derived', 'row', 'none'),
+  // Administrative changes (store/audit-log.ts); it names no end-user, so an erasure has nothing here.
+  audit_log: spec('api', 'moment', 'row', 'none'),
 
   processor_offsets: spec('runtime', 'config', 'row', 'none'),
   dead_letters: spec('runtime', 'events', 'row', 'none'),
