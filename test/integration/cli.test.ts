@@ -110,7 +110,11 @@ describe('command-line tools', () => {
       keys: [key],
     } = await newProject(['events:write']);
     const userId = `tail-${crypto.randomUUID()}`;
-    await call(api, 'POST', '/events', { key, json: { user_id: userId, event: 'tail_me', properties: { a: 1 } } });
+    const sent = await call<{ message_ids: string[] }>(api, 'POST', '/events', {
+      key,
+      json: { user_id: userId, event: 'tail_me', properties: { a: 1 } },
+    });
+    const [messageId] = sent.body.message_ids;
     const { stdout } = await tsx('scripts/topic-tail.ts', [
       topicName('events'),
       '--from-beginning',
@@ -133,7 +137,7 @@ describe('command-line tools', () => {
       [projectId, ref],
     );
     const opened = openValue(rows[0]!.key, `${projectId}:${ref}`, Buffer.from(mine[0]!.value.sealed, 'base64'));
-    assert.deepEqual(opened, { user_id: userId, properties: JSON.stringify({ a: 1 }) });
+    assert.deepEqual(opened, { user_id: userId, properties: JSON.stringify({ a: 1 }), message_id: messageId });
 
     // For an operator: one project only, opened with the users' keys, and a word while it waits.
     const operator = await tsx('scripts/topic-tail.ts', [
@@ -151,7 +155,7 @@ describe('command-line tools', () => {
       .map((l) => JSON.parse(l) as { value: { project_id: string; opened: unknown; sealed?: unknown } });
     assert.deepEqual(
       openedLines.map((l) => [l.value.project_id, l.value.opened, l.value.sealed]),
-      [[projectId, { user_id: userId, properties: { a: 1 } }, undefined]],
+      [[projectId, { user_id: userId, message_id: messageId, properties: { a: 1 } }, undefined]],
     );
     assert.match(operator.stderr, /^waiting for messages on .* of project /m);
   });
