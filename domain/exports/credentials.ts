@@ -41,8 +41,8 @@ export function parseAccount(account: string): { host: string; port: number } | 
 }
 
 /**
- * The DuckDB file a destination names, resolved inside `dir`. Absolute paths and paths that climb
- * out of the folder are refused whatever `dir` is, so the check holds before the folder is known.
+ * A file a destination names, resolved inside `dir`. Absolute paths and paths that climb out of
+ * the folder are refused whatever `dir` is, so the check holds before the folder is known.
  */
 export function duckdbFile(dir: string, database: string): { file: string } | CredentialProblem {
   const relative = path.normalize(database);
@@ -65,16 +65,38 @@ export function duckdbFile(dir: string, database: string): { file: string } | Cr
 }
 
 /**
- * The folder a Parquet destination names, inside the project's own folder of `dir` (projects share
- * `dir`, and an export replaces the folder's files: one project must not reach another's). The
- * path rule is the DuckDB file's.
+ * The project's own folder of an export folder (`dir/<project id>`). Projects share `dir`: a
+ * destination's path is resolved in here, so no setting of one project names another's file.
+ */
+export function projectFolder(dir: string, projectId: string): string {
+  // Ids are UUIDs; anything else would be a bug that must not become a path outside the folder.
+  if (!/^[0-9A-Za-z-]+$/.test(projectId)) throw new Error(`not a project id: ${JSON.stringify(projectId)}`);
+  return path.join(path.resolve(dir), projectId);
+}
+
+/**
+ * The DuckDB file a destination names, inside the project's own folder of `dir`: another project
+ * naming the same file gets a file of its own, so it can neither lock, mix rows into, nor delete
+ * this one (docs/adr/0084-tenant-isolated-exports.md).
+ */
+export function projectDuckdbFile(
+  dir: string,
+  projectId: string,
+  database: string,
+): { file: string } | CredentialProblem {
+  return duckdbFile(projectFolder(dir, projectId), database);
+}
+
+/**
+ * The folder a Parquet destination names, inside the project's own folder of `dir` (an export
+ * replaces the folder's files). The path rule is the DuckDB file's.
  */
 export function parquetFolder(
   dir: string,
   projectId: string,
   database: string,
 ): { folder: string } | CredentialProblem {
-  const resolved = duckdbFile(path.join(dir, projectId), database);
+  const resolved = duckdbFile(projectFolder(dir, projectId), database);
   if ('file' in resolved) return { folder: resolved.file };
   return {
     ...resolved,
@@ -86,7 +108,6 @@ export function parquetFolder(
 export function checkCredentials(
   destination: WarehouseDestination,
   credentials: WarehouseCredentials,
-  duckdbDir = '.',
 ): CredentialProblem | undefined {
   if (credentials.schema !== undefined && !IDENTIFIER.test(credentials.schema)) {
     return {
@@ -95,12 +116,12 @@ export function checkCredentials(
       message: 'credentials.schema must be a plain identifier: a letter or _, then letters, digits or _ (at most 63).',
     };
   }
+  // Which folder (and which project's) does not change what escapes it.
   if (destination === 'duckdb') {
-    const file = duckdbFile(duckdbDir, credentials.database);
+    const file = duckdbFile('.', credentials.database);
     return 'file' in file ? undefined : file;
   }
   if (destination === 'parquet') {
-    // Which project's folder does not change what escapes it.
     const folder = parquetFolder('.', 'project', credentials.database);
     return 'folder' in folder ? undefined : folder;
   }

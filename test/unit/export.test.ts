@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { checkCredentials, duckdbFile, parseAccount } from '../../domain/exports/credentials.js';
+import { checkCredentials, duckdbFile, parseAccount, projectDuckdbFile } from '../../domain/exports/credentials.js';
 import { toColumnArrays } from '../../workers/warehouse-export/postgres-writer.js';
 import {
   type ExportFormat,
@@ -160,6 +160,19 @@ describe('warehouse export (pure parts)', () => {
       (duckdbFile('relative/dir', 'x.duckdb') as { file: string }).file,
       path.resolve('relative/dir/x.duckdb'),
     );
+  });
+
+  it("resolves a project's DuckDB file in its own folder: no name reaches another project's file", () => {
+    const [a, b] = ['0b6c8f9e-4c1a-4d5e-9f00-2a1b3c4d5e6f', '7d1e2f3a-0000-4000-8000-00000000000b'];
+    assert.deepEqual(projectDuckdbFile(dir, a, 'shared.duckdb'), { file: `${dir}/${a}/shared.duckdb` });
+    assert.deepEqual(projectDuckdbFile(dir, b, 'shared.duckdb'), { file: `${dir}/${b}/shared.duckdb` });
+    // B's folder named from inside A's is a folder of A's; climbing out to B's is refused.
+    assert.deepEqual(projectDuckdbFile(dir, a, `${b}/shared.duckdb`), { file: `${dir}/${a}/${b}/shared.duckdb` });
+    for (const name of [`../${b}/shared.duckdb`, `x/../../${b}/shared.duckdb`, `${dir}/${b}/shared.duckdb`, '..']) {
+      assert.equal((projectDuckdbFile(dir, a, name) as { reason?: string }).reason, 'path_outside_folder', name);
+    }
+    // A project id is never a path of its own.
+    for (const id of ['..', '.', 'a/b', '', `${a}/..`]) assert.throws(() => projectDuckdbFile(dir, id, 'x.duckdb'), id);
   });
 
   it('reads host[:port] accounts', () => {

@@ -1,20 +1,21 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DEFAULT_SCHEMA, duckdbFile } from '../../domain/exports/credentials.js';
+import { DEFAULT_SCHEMA, projectDuckdbFile } from '../../domain/exports/credentials.js';
 import { appendRows } from './duckdb-append.js';
 import { createTableSql, quoteIdent } from './tables.js';
 import type { WarehouseWriter, WriterTarget } from './writer.js';
 
 /**
- * A DuckDB file inside `dir`. DuckDB locks the file for its process: an export to a file another
- * process holds open fails with DuckDB's lock error (and is reported as such).
+ * A DuckDB file inside the project's own folder of `dir`. DuckDB locks the file for its process:
+ * an export to a file another process holds open (the project's own export in another worker)
+ * fails with DuckDB's lock error, and is reported as such.
  */
 export async function openDuckdbWriter(
   { projectId, exportId, credentials }: WriterTarget,
   dir: string,
 ): Promise<WarehouseWriter> {
-  const resolved = duckdbFile(dir, credentials.database);
+  const resolved = projectDuckdbFile(dir, projectId, credentials.database);
   if (!('file' in resolved)) throw new Error(resolved.message);
   const schema = credentials.schema ?? DEFAULT_SCHEMA.duckdb;
   await fs.mkdir(path.dirname(resolved.file), { recursive: true });
