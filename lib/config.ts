@@ -68,6 +68,11 @@ export interface Config {
   warehouseConcurrency: number;
   /** Longest wait for a Postgres warehouse: connecting, and any one statement. */
   warehouseTimeoutMs: number;
+  /**
+   * Longest run of one warehouse export, all statements together: a destination that answers each
+   * statement just in time still frees its runner after this (docs/adr/0084-tenant-isolated-exports.md).
+   */
+  warehouseRunDeadlineMs: number;
   /** How often listeners poll for work a missed NOTIFY did not announce, in ms. */
   pollIntervalMs: number;
   /**
@@ -98,6 +103,8 @@ export interface Config {
   pgIdleInTransactionMs: number;
   /** Connections of the API's own pool for streamed exports; further exports wait, then get 503. */
   exportConnections: number;
+  /** Streamed exports of one project at once, per API process; the next one gets 429 (a share of exportConnections). */
+  exportProjectConnections: number;
   /** A streamed export whose reader takes nothing for this long is dropped and its connection freed. */
   exportIdleMs: number;
   /** Failed authentications (401) one client address may make per minute before it gets 429. */
@@ -117,6 +124,11 @@ export interface Config {
   secretKeys: SecretKey[];
   /** Extra CA certificates (PEM file) trusted for Postgres warehouse destinations. */
   warehouseCaFile: string | undefined;
+  /**
+   * The operator's bearer token for GET /health/details (PI_OPERATOR_TOKEN, at least 32
+   * characters); unset, the details are not served over the API at all (api/routes/health.ts).
+   */
+  operatorToken: string | undefined;
 }
 
 /** `{ hops: n }`: the n proxies in front of the API, whatever their addresses; else these addresses and ranges. */
@@ -127,6 +139,12 @@ export type KafkaLogLevel = (typeof KAFKA_LOG_LEVELS)[number];
 
 /** The service's roles, each a process of its own (npm run api|processors|workers; npm start runs all). */
 export type Role = 'api' | 'processors' | 'workers';
+
+/** PI_EXPORT_PROJECT_CONNECTIONS by default: half the default export pool, so two projects can always export. */
+export const EXPORT_PROJECT_CONNECTIONS = 2;
+
+/** An operator token guessed one request at a time must take forever: 32 hex characters are 128 bits. */
+export const OPERATOR_TOKEN_MIN_LENGTH = 32;
 
 export const EMBEDDED_PG_USER = 'postgres';
 export const EMBEDDED_PG_PASSWORD = 'postgres';
@@ -209,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookProjectConcurrency: int('PI_WEBHOOK_PROJECT_CONCURRENCY', 4, 1, 1024),
     warehouseConcurrency: int('PI_WAREHOUSE_CONCURRENCY', 3, 1, 64),
     warehouseTimeoutMs: int('PI_WAREHOUSE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    warehouseRunDeadlineMs: int('PI_WAREHOUSE_RUN_DEADLINE_MS', 3_600_000, 1000, 86_400_000),
     pollIntervalMs: int('PI_POLL_INTERVAL_MS', 5000, 100, 3_600_000),
     backfillShare: int('PI_BACKFILL_SHARE_PERCENT', 50, 1, 100) / 100,
     workerShare: int('PI_WORKER_SHARE_PERCENT', 20, 1, 100) / 100,
@@ -223,13 +242,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgAcquireTimeoutMs: int('PI_PG_ACQUIRE_TIMEOUT_MS', 5000, 100, 60_000),
     pgIdleInTransactionMs: int('PI_PG_IDLE_IN_TRANSACTION_MS', 30_000, 100, 3_600_000),
     exportConnections: int('PI_EXPORT_CONNECTIONS', 4, 1, 64),
+    exportProjectConnections: int('PI_EXPORT_PROJECT_CONNECTIONS', EXPORT_PROJECT_CONNECTIONS, 1, 64),
     exportIdleMs: int('PI_EXPORT_IDLE_MS', 30_000, 100, 3_600_000),
     authFailuresPerMinute: int('PI_AUTH_FAILURES_PER_MINUTE', 30, 1, 100_000),
     trustedProxies: trustedProxies(env.PI_TRUSTED_PROXIES ?? '', problems),
     streamUnauthenticatedMax: int('PI_STREAM_UNAUTHENTICATED_MAX', 200, 1, 100_000),
     secretKeys: secretKeys(env, problems),
     warehouseCaFile: env.WAREHOUSE_CA_FILE || undefined,
+    operatorToken: env.PI_OPERATOR_TOKEN || undefined,
   };
+  if (config.operatorToken !== undefined && config.operatorToken.length < OPERATOR_TOKEN_MIN_LENGTH) {
+    problems.push(`PI_OPERATOR_TOKEN: at least ${OPERATOR_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`);
+  }
   for (const broker of config.kafkaBrokers) {
     if (!/^[^:\s]+:\d+$/.test(broker)) problems.push(`KAFKA_BROKERS: "${broker}" is not host:port`);
   }

@@ -283,7 +283,7 @@ describe('warehouse export', () => {
     assert.match(status.body.error, /private or loopback/);
   });
 
-  it('copies to a DuckDB file inside the export folder; a re-run leaves the same counts', async () => {
+  it("copies to a DuckDB file inside the project's own folder of the export folder; a re-run leaves the same counts", async () => {
     const request = {
       destination: 'duckdb',
       credentials: { database: 'team/pi.duckdb' },
@@ -295,7 +295,7 @@ describe('warehouse export', () => {
     const second = await exportNow(request);
     assert.equal(second.status, 'succeeded', second.error ?? '');
 
-    const instance = await DuckDBInstance.create(path.join(duckdbDir, 'team/pi.duckdb'));
+    const instance = await DuckDBInstance.create(path.join(duckdbDir, projectId, 'team/pi.duckdb'));
     const duck = await instance.connect();
     try {
       const read = async (sql: string) => (await duck.runAndReadAll(sql, [projectId])).getRowObjectsJson();
@@ -366,7 +366,7 @@ describe('warehouse export', () => {
           await dest.query('select distinct export_id from analytics.pi_workflows where project_id = $1', [projectId])
         ).rows;
       } else {
-        const instance = await DuckDBInstance.create(path.join(duckdbDir, 'workflows.duckdb'));
+        const instance = await DuckDBInstance.create(path.join(duckdbDir, projectId, 'workflows.duckdb'));
         const duck = await instance.connect();
         try {
           const read = async (sql: string) => (await duck.runAndReadAll(sql, [projectId])).getRowObjectsJson();

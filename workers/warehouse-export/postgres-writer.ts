@@ -28,7 +28,7 @@ function tlsOptions(credentials: WriterTarget['credentials'], host: string, caFi
 }
 
 export async function openPostgresWriter(
-  { projectId, exportId, credentials, targets, timeoutMs }: WriterTarget,
+  { projectId, exportId, credentials, targets, timeoutMs, deadline }: WriterTarget,
   caFile: string | undefined,
 ): Promise<WarehouseWriter> {
   const account = parseAccount(credentials.account ?? '');
@@ -49,13 +49,26 @@ export async function openPostgresWriter(
   });
   // A connection lost mid-export surfaces as the failed query; this only keeps it from crashing the process.
   client.on('error', () => undefined);
-  await client.connect();
+  // end() with a statement outstanding (or while connecting) destroys the socket: what waits fails now.
+  // A commit that started is left to finish, so a stopped export either committed or replaced nothing.
+  let committing = false;
+  const hangUp = () => {
+    if (!committing) void client.end().catch(() => undefined);
+  };
+  deadline.addEventListener('abort', hangUp, { once: true });
+  try {
+    await client.connect();
+  } catch (err) {
+    deadline.removeEventListener('abort', hangUp);
+    throw err;
+  }
   try {
     await client.query('begin');
     // Two exports of one project into one database would trip over each other's rows: one at a time.
     await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`pi-warehouse-export:${projectId}`]);
     await client.query(`create schema if not exists ${quoteIdent(schema)}`);
   } catch (err) {
+    deadline.removeEventListener('abort', hangUp);
     await client.end().catch(() => undefined);
     throw err;
   }
@@ -77,11 +90,13 @@ export async function openPostgresWriter(
       );
     },
     async commit() {
+      committing = true;
       await client.query('commit');
     },
     // Without a commit, hanging up is the rollback: the server aborts the transaction. end()
     // destroys the socket when a timed-out statement is still outstanding, and is itself bounded.
     async close() {
+      deadline.removeEventListener('abort', hangUp);
       const giveUp = new AbortController();
       await Promise.race([
         client.end().catch(() => undefined),

@@ -30,13 +30,20 @@ export function publicError(err: unknown, credentials: WarehouseCredentials): st
   return message;
 }
 
+/** The stored error of an export stopped at its deadline: what happened, and the setting that decided it. */
+export const deadlineError = (deadlineMs: number) =>
+  `the export ran longer than its deadline of ${Math.round(deadlineMs / 1000)} s (PI_WAREHOUSE_RUN_DEADLINE_MS) ` +
+  'and was stopped; nothing was replaced at the destination. Queue it again, or export fewer tables at a time.';
+
 // Claims of every worker take turns, so the "nothing of this project running" they check holds until commit.
 const CLAIM_LOCK = 'pi-warehouse-export-claim';
 
 /**
- * Claims the oldest queued (or abandoned) export of a project that has no export running: one
- * export per project at a time, so a project with a silent destination or a long queue holds one
- * slot and the other projects' exports run beside it.
+ * Claims a queued (or abandoned) export of a project that has no export running: one export per
+ * project at a time, so a project with a silent destination or a long queue holds one runner and
+ * the other projects' exports run beside it. Projects take turns: the next export is of the
+ * project whose last export started longest ago (never first), the oldest of its queue, so a
+ * project that queued many exports does not keep later projects waiting until its queue is empty.
  */
 async function claim(services: Services): Promise<ClaimedExport | undefined> {
   return inTransaction(services.db, async (client) => {
@@ -51,7 +58,8 @@ async function claim(services: Services): Promise<ClaimedExport | undefined> {
            and not exists (select 1 from warehouse_exports r
                            where r.project_id = q.project_id and r.status = 'running'
                              and r.heartbeat_at >= now() - $1::interval)
-         order by created_at
+         order by (select max(started_at) from warehouse_exports s where s.project_id = q.project_id) nulls first,
+                  created_at
          limit 1
          for update skip locked)
        returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
@@ -61,7 +69,17 @@ async function claim(services: Services): Promise<ClaimedExport | undefined> {
   });
 }
 
-async function copyTables(services: Services, job: ClaimedExport, source: PoolClient): Promise<Record<string, number>> {
+/**
+ * Copies the tables into the destination and commits. Past `deadline` the copy stops before its
+ * next batch (a remote destination also hangs up mid-statement: WriterTarget.deadline); a commit
+ * that started runs to its end, so a stopped export has replaced nothing.
+ */
+async function copyTables(
+  services: Services,
+  job: ClaimedExport,
+  source: PoolClient,
+  deadline: AbortSignal,
+): Promise<Record<string, number>> {
   const writer = await openWriter(
     job.destination,
     {
@@ -70,6 +88,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
       credentials: job.credentials,
       targets: targetPolicy(services.config.warehouseAllowHosts),
       timeoutMs: services.config.warehouseTimeoutMs,
+      deadline,
     },
     services.config,
   );
@@ -78,6 +97,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
     for (const name of job.tables) {
       const table = WAREHOUSE_TABLES[name];
       counts[name] = 0;
+      deadline.throwIfAborted();
       await writer.replace(table);
       for await (const rows of queryBatches<Cell[]>(
         source,
@@ -86,6 +106,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
         EXPORT_BATCH_ROWS,
         'array',
       )) {
+        deadline.throwIfAborted();
         await writer.append(table, rows);
         counts[name] += rows.length;
         await services.db.query(
@@ -94,6 +115,7 @@ async function copyTables(services: Services, job: ClaimedExport, source: PoolCl
         );
       }
     }
+    deadline.throwIfAborted();
     await writer.commit();
     return counts;
   } finally {
@@ -108,6 +130,8 @@ async function runExport(services: Services, claimed: ClaimedExport): Promise<vo
     export: claimed.export_id,
   });
   const started = performance.now();
+  const { warehouseRunDeadlineMs } = services.config;
+  const deadline = AbortSignal.timeout(warehouseRunDeadlineMs);
   let job = claimed;
   let outcome: { status: 'succeeded'; counts: Record<string, number> } | { status: 'failed'; error: string };
   try {
@@ -118,9 +142,11 @@ async function runExport(services: Services, claimed: ClaimedExport): Promise<vo
         ...claimed,
         credentials: { ...claimed.credentials, password: box.open(password, SEALED.warehousePassword) },
       };
-    outcome = { status: 'succeeded', counts: await copySnapshot(services, job) };
+    outcome = { status: 'succeeded', counts: await copySnapshot(services, job, deadline) };
   } catch (err) {
-    outcome = { status: 'failed', error: publicError(err, job.credentials) };
+    // Whatever the interrupted statement said, the cause is the deadline.
+    const error = deadline.aborted ? deadlineError(warehouseRunDeadlineMs) : publicError(err, job.credentials);
+    outcome = { status: 'failed', error };
   }
   // The password is wiped however the export ended: a finished export is never run again.
   await services.db.query(
@@ -142,12 +168,16 @@ async function runExport(services: Services, claimed: ClaimedExport): Promise<vo
 }
 
 /** Copies the export's tables from one snapshot of the source, so they agree with each other. */
-async function copySnapshot(services: Services, job: ClaimedExport): Promise<Record<string, number>> {
+async function copySnapshot(
+  services: Services,
+  job: ClaimedExport,
+  deadline: AbortSignal,
+): Promise<Record<string, number>> {
   const source = await services.db.connect();
   let failed = true;
   try {
     await source.query('begin isolation level repeatable read read only');
-    const counts = await copyTables(services, job, source);
+    const counts = await copyTables(services, job, source, deadline);
     await source.query('commit');
     failed = false;
     return counts;

@@ -28,6 +28,11 @@ export interface WriterTarget {
   targets: TargetPolicy;
   /** Longest wait for a remote destination: connecting, any one statement, hanging up. */
   timeoutMs: number;
+  /**
+   * Aborted when the export's run is over its deadline (PI_WAREHOUSE_RUN_DEADLINE_MS): a remote
+   * destination hangs up at once, so the statement it waits on fails now, not after timeoutMs.
+   */
+  deadline: AbortSignal;
 }
 
 export function openWriter(
