@@ -6,7 +6,7 @@ import { authenticate, requireScope } from './auth.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { jsonBody, problemAt } from './body.js';
 import { fieldError } from './errors.js';
-import { rateLimit } from './rate-limit.js';
+import { rateLimits } from './rate-limit.js';
 import type { ResponseName } from './responses/index.js';
 import { validate } from './validate.js';
 
@@ -39,6 +39,8 @@ export interface Route<Body = unknown> {
   scope?: Scope;
   /** $id of the JSON Schema of the body */
   body?: string;
+  /** The body carries events (one, or `events`): a browser key's count on its events budget too. */
+  ingests?: true;
   query?: QueryParam[];
   /**
    * Parameters a client may expect here that the route refuses on purpose, with why (a 400
@@ -66,11 +68,12 @@ export function defineRoute<Body>(route: Route<Body>): Route {
 
 export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthThrottle): void {
   const auth = authenticate(db, throttle);
-  const limit = rateLimit(db);
+  const limits = rateLimits(db);
   for (const route of routes) {
     const chain: Middleware[] = [];
-    if (route.scope) chain.push(auth, limit, requireScope(route.scope));
+    if (route.scope) chain.push(auth, limits.requests, requireScope(route.scope));
     if (route.body) chain.push(jsonBody());
+    if (route.ingests) chain.push(limits.events);
     const declared = new Set((route.query ?? []).map((q) => q.name));
     chain.push(async (ctx) => {
       refuseUnknownParams(ctx, declared, route.refuses ?? {});

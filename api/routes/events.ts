@@ -54,6 +54,7 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       tag: 'Events',
       summary: 'Record one event',
       scope: 'events:write',
+      ingests: true,
       body: 'tracked-event.json',
       success: {
         status: 202,
@@ -71,6 +72,7 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       tag: 'Events',
       summary: 'Record up to 1,000 events, all or nothing',
       scope: 'events:write',
+      ingests: true,
       body: 'event-batch.json',
       success: {
         status: 202,

@@ -186,7 +186,7 @@ describe('browser tracker: a refused key or a full quota is said once, and flush
   it('a full quota (429): says when it sends again, keeps the events, flush() rejects meanwhile', async () => {
     const { projectId, keys } = await newProject(['admin']);
     key = (await browserKey(keys[0]!, [site.origin])).key;
-    // 3 an hour, one used by creating the key: the browser key's share (2) leaves room for the page view only.
+    // 3 an hour: the browser keys' share (1, and 1 for an address) leaves room for the page view only.
     await services().db.query(
       `update projects set rate_tier = 'enterprise', rate_limit_per_hour = 3 where project_id = $1`,
       [projectId],
@@ -198,7 +198,7 @@ describe('browser tracker: a refused key or a full quota is said once, and flush
       const before = Date.now();
       const outcome = await page.evaluate<string>(FLUSH_OUTCOME);
       const match =
-        /^rejected: (pi: the project's hourly request limit is used up \(429: Rate limit of 2 requests per hour exceeded.*sends them again at (\S+) \(in (\d+) s\)\..*)$/.exec(
+        /^rejected: (pi: this visitor's share of the browser key's hour is used up \(429: This client address sent the 1 requests per hour .*sends them again at (\S+) \(in (\d+) s\)\..*)$/.exec(
           outcome,
         );
       assert.ok(match, outcome);

@@ -77,7 +77,7 @@ export interface Refusal {
 }
 
 interface ErrorBody {
-  error?: { code?: unknown; message?: unknown; details?: { reason?: unknown; origin?: unknown } };
+  error?: { code?: unknown; message?: unknown; details?: { reason?: unknown; origin?: unknown; bucket?: unknown } };
 }
 
 const STOPPED = 'Nothing more is sent from this page, and what was queued is dropped.';
@@ -122,10 +122,18 @@ export function refusalOf(
       wait === undefined
         ? 'retries with a backoff of up to a minute'
         : `sends them again at ${new Date(now + wait).toISOString()} (in ${Math.ceil(wait / 1000)} s)`;
+    // Browser keys have budgets of their own (docs/api.md, "Rate limits"): say which one is used up.
+    const bucket = error?.details?.bucket;
+    const what =
+      typeof bucket === 'string' && bucket.startsWith('browser_')
+        ? "this visitor's share of the browser key's hour is used up"
+        : bucket === 'browser'
+          ? "the browser keys' share of the project's hour is used up"
+          : "the project's hourly request limit is used up";
     return {
       kind: 'limited',
       message:
-        `pi: the project's hourly request limit is used up ${said}. The tracker keeps this page's events ` +
+        `pi: ${what} ${said}. The tracker keeps this page's events ` +
         `and ${when}. If this is not a one-off, raise the project's rate tier.`,
       ...(wait !== undefined && { retryAt: now + wait }),
     };
