@@ -671,7 +671,9 @@ create table rate_limit_windows (
   window_start timestamp with time zone not null,
   requests integer not null,
   last_granted integer not null default 0,
-  constraint rate_limit_windows_pkey PRIMARY KEY (project_id, window_start)
+  bucket text not null default 'all'::text,
+  constraint rate_limit_windows_bucket_check CHECK ((bucket = ANY (ARRAY['all'::text, 'browser'::text, 'browser_events'::text]))),
+  constraint rate_limit_windows_pkey PRIMARY KEY (project_id, bucket, window_start)
 );
 
 create table raw_events (
