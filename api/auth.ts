@@ -4,6 +4,7 @@ import type { Pool } from '../lib/db.js';
 import { Lease } from '../lib/lease.js';
 import type { AuthThrottle } from './auth-throttle.js';
 import { refuseForeignOrigin } from './cors.js';
+import { type ConsoleScope, ROLES, type Role, consoleNeed, roleHolds } from './console/roles.js';
 import { type ConsoleIdentity, authenticateConsole } from './console/sessions.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
 import { touchKey } from './key-usage.js';
@@ -18,8 +19,8 @@ declare module 'koa' {
 /**
  * Resolves `Authorization: Bearer <key>` to its project and scopes, or answers 401; a browser key
  * used from an origin outside its allow-list answers 403. Without the header, an admin console
- * session cookie acts as an admin key of its project (api/console). A client address that failed
- * too often this minute gets 429 before anything is looked up (`throttle`).
+ * session cookie acts for its member, with what their role allows (api/console/roles.ts). A client
+ * address that failed too often this minute gets 429 before anything is looked up (`throttle`).
  */
 export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
   const keys = new KeyLeases(db);
@@ -42,7 +43,7 @@ export function authenticate(db: Pool, throttle: AuthThrottle): Middleware {
   };
 }
 
-/** The caller's key, or its console session (acting as an admin key of its project); throws 401. */
+/** The caller's key, or its console session; throws 401. */
 async function resolveCaller(
   db: Pool,
   keys: KeyLeases,
@@ -84,11 +85,30 @@ class KeyLeases {
   }
 }
 
-/** `admin` holds every scope. */
-export function requireScope(scope: Scope): Middleware {
+/**
+ * A key needs `scope` (`admin` holds every scope); a console member needs what the route asks of
+ * people (api/console/roles.ts), which their role holds or not.
+ */
+export function requireScope(route: { method: string; path: string; scope: Scope }): Middleware {
+  const need = consoleNeed(route);
   return async (ctx, next) => {
-    const { scopes } = ctx.state.auth;
-    if (!scopes.includes(scope) && !scopes.includes('admin')) throw forbidden(scope);
+    const member = ctx.state.console;
+    if (member) {
+      if (!roleHolds(member.role, need)) throw roleRefusal(member.role, need);
+    } else {
+      const { scopes } = ctx.state.auth;
+      if (!scopes.includes(route.scope) && !scopes.includes('admin')) throw forbidden(route.scope);
+    }
     await next();
   };
+}
+
+function roleRefusal(role: Role, need: ConsoleScope): ApiError {
+  const allowed = ROLES.filter((r) => roleHolds(r, need));
+  return new ApiError(
+    403,
+    'forbidden',
+    `A console ${role} may not do this; it takes the role ${allowed.join(' or ')}.`,
+    { reason: 'role', role, required_scope: need, allowed_roles: allowed },
+  );
 }

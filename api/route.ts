@@ -35,7 +35,7 @@ export interface Route<Body = unknown> {
   path: string;
   summary: string;
   tag: string;
-  /** undefined = public (no key) */
+  /** What a key needs (undefined = public, no key); what a console member needs: api/console/roles.ts */
   scope?: Scope;
   /** $id of the JSON Schema of the body */
   body?: string;
@@ -71,7 +71,8 @@ export function mount(router: Router, routes: Route[], db: Pool, throttle: AuthT
   const limits = rateLimits(db);
   for (const route of routes) {
     const chain: Middleware[] = [];
-    if (route.scope) chain.push(auth, limits.requests, requireScope(route.scope));
+    if (route.scope)
+      chain.push(auth, limits.requests, requireScope({ method: route.method, path: route.path, scope: route.scope }));
     if (route.body) chain.push(jsonBody());
     if (route.ingests) chain.push(limits.events);
     const declared = new Set((route.query ?? []).map((q) => q.name));

@@ -1,11 +1,11 @@
 import type pg from 'pg';
+import { KEY_CHANGES_CHANNEL } from '../../store/api-keys.js';
 import { newId } from '../../lib/ids.js';
 import { ApiError } from '../errors.js';
+import type { Role } from './roles.js';
 import { type TokenKind, hashToken, newToken } from './tokens.js';
 
 type Db = pg.Pool | pg.PoolClient;
-
-export type Role = 'owner' | 'member';
 
 export interface ConsoleUser {
   projectId: string;
@@ -89,10 +89,13 @@ export async function ensureUser(db: Db, projectId: string, email: string, role:
   return toUser(user);
 }
 
-/** A one-time token of `purpose` for the user; only its hash is stored. */
+/**
+ * A one-time token of `purpose` for the user; only its hash is stored. A stream token names the
+ * session that asked for it (`tokenHash`): the stream it opens lasts as long as that session.
+ */
 export async function issueToken(
   db: Db,
-  user: { projectId: string; userId: string },
+  user: { projectId: string; userId: string; tokenHash?: Buffer },
   purpose: OneTime,
   now = Date.now(),
 ) {
@@ -104,25 +107,29 @@ export async function issueToken(
     [user.projectId, user.userId],
   );
   await db.query(
-    `insert into console_tokens (project_id, token_hash, member_id, purpose, expires_at) values ($1, $2, $3, $4, $5)`,
-    [user.projectId, hashToken(token), user.userId, PURPOSE[purpose], expiresAt],
+    `insert into console_tokens (project_id, token_hash, member_id, purpose, expires_at, session_hash)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [user.projectId, hashToken(token), user.userId, PURPOSE[purpose], expiresAt, user.tokenHash ?? null],
   );
   return { token, expiresAt };
 }
 
-/** Marks a live token of `purpose` used and answers whose it was; a second use finds nothing. */
+/**
+ * Marks a live token of `purpose` used and answers whose it was (and, for a stream token, the
+ * session it was issued to); a second use finds nothing.
+ */
 export async function consumeToken(
   db: Db,
   token: string,
   purpose: OneTime,
-): Promise<{ projectId: string; userId: string } | undefined> {
-  const { rows } = await db.query<{ project_id: string; member_id: string }>(
+): Promise<{ projectId: string; userId: string; sessionHash: Buffer | null } | undefined> {
+  const { rows } = await db.query<{ project_id: string; member_id: string; session_hash: Buffer | null }>(
     `update console_tokens set used_at = now()
      where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()
-     returning project_id, member_id`,
+     returning project_id, member_id, session_hash`,
     [hashToken(token), PURPOSE[purpose]],
   );
-  return rows[0] && { projectId: rows[0].project_id, userId: rows[0].member_id };
+  return rows[0] && { projectId: rows[0].project_id, userId: rows[0].member_id, sessionHash: rows[0].session_hash };
 }
 
 /**
@@ -160,4 +167,24 @@ export async function consoleOwnerLink(db: Db, projectId: string, baseUrl: strin
   const email = rows[0].email ?? `owner@${slug}.localhost`;
   const { link, expiresAt } = await inviteUser(db, projectId, email, 'owner', baseUrl);
   return { consoleUrl: `${new URL(baseUrl).origin}/console`, link, email, expiresAt };
+}
+
+/**
+ * Revokes, in the caller's transaction, the keys the member made and, along the keys' creators,
+ * every key those made (an admin key a member minted may have minted more); each revocation is
+ * announced at commit, so the keys' streams close. The ids revoked now.
+ */
+export async function revokeKeysMadeBy(db: pg.PoolClient, projectId: string, memberId: string): Promise<string[]> {
+  const { rows } = await db.query<{ key_id: string }>(
+    `with recursive made (key_id) as (
+       select key_id from api_keys where project_id = $1 and created_by_member = $2
+       union
+       select k.key_id from api_keys k join made m on k.created_by_key = m.key_id where k.project_id = $1),
+     revoked as (
+       update api_keys k set revoked_at = now() from made m
+       where k.project_id = $1 and k.key_id = m.key_id and k.revoked_at is null returning k.key_id)
+     select key_id, pg_notify($3, json_build_object('key_id', key_id)::text) from revoked order by key_id`,
+    [projectId, memberId, KEY_CHANGES_CHANNEL],
+  );
+  return rows.map((r) => r.key_id);
 }

@@ -1,19 +1,29 @@
 import type { Context } from 'koa';
+import { type AuditSource, audit } from '../../store/audit-log.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
+import { outlastLeases } from '../../lib/lease.js';
 import { ApiError, fieldError, notFound, unauthorized } from '../errors.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import {
-  type Role,
   consumeToken,
   findUserByEmail,
   inviteUser,
   issueToken,
   listUsers,
   normaliseEmail,
+  revokeKeysMadeBy,
   signInLink,
 } from './accounts.js';
 import { burnVerification, hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords.js';
-import { type ConsoleIdentity, clearSessionCookie, endSessions, openSession, ownOrigin } from './sessions.js';
+import { type Role, roleHolds } from './roles.js';
+import {
+  type ConsoleIdentity,
+  announceSessionsEnded,
+  clearSessionCookie,
+  endSessions,
+  openSession,
+  ownOrigin,
+} from './sessions.js';
 import { checkSignIn, countAddressAttempt, signInFailed, signInSucceeded } from './sign-in-limit.js';
 import { originRefusal, tokenKind } from './tokens.js';
 
@@ -29,14 +39,54 @@ function identity(ctx: Context): ConsoleIdentity {
   return ctx.state.console;
 }
 
-function owner(ctx: Context): ConsoleIdentity {
-  const who = identity(ctx);
-  if (who.role !== 'owner') {
-    throw new ApiError(403, 'forbidden', "Only the project's owners manage its console members.", {
-      reason: 'owner_required',
+/**
+ * Removes a member (`to` undefined) or gives them another role, in one transaction: never the last
+ * owner; the keys they made are revoked (with the keys those made) when they go or lose admin, and
+ * their sessions end when they go, which closes their streams. Recorded in the audit log.
+ */
+async function changeMember(db: Pool, ctx: AuditSource, who: ConsoleIdentity, id: string, to?: Role) {
+  const outcome = await inTransaction(db, async (client) => {
+    // The owners' rows are locked first: two owners removing or demoting each other at once cannot
+    // leave the project ownerless (the second counts again once the first has committed).
+    await client.query("select 1 from console_users where project_id = $1 and role = 'owner' for update", [
+      who.projectId,
+    ]);
+    const { rows } = await client.query<{ email: string; role: Role; owners: number }>(
+      `select email, role, (select count(*)::int from console_users where project_id = $1 and role = 'owner') as owners
+       from console_users where project_id = $1 and member_id = $2 for update`,
+      [who.projectId, id],
+    );
+    const member = rows[0];
+    if (!member) return 'not_found';
+    if (member.role === 'owner' && to !== 'owner' && member.owners <= 1) return 'last_owner';
+    if (to) {
+      await client.query(
+        'update console_users set role = $3, updated_at = now() where project_id = $1 and member_id = $2',
+        [who.projectId, id, to],
+      );
+    } else {
+      await client.query('delete from console_users where project_id = $1 and member_id = $2', [who.projectId, id]);
+      await announceSessionsEnded(client);
+    }
+    const revoked = to && roleHolds(to, 'admin') ? [] : await revokeKeysMadeBy(client, who.projectId, id);
+    for (const keyId of revoked) await audit(client, ctx, 'api_key.revoked', keyId, { member_id: id });
+    const change = to ? { from: member.role, to } : { role: member.role };
+    await audit(client, ctx, to ? 'member.role_changed' : 'member.removed', id, {
+      email: member.email,
+      ...change,
+      keys_revoked: revoked,
+    });
+    return { email: member.email, revoked };
+  });
+  if (outcome === 'not_found') throw notFound('console member');
+  if (outcome === 'last_owner') {
+    throw new ApiError(409, 'conflict', 'A project keeps at least one owner: this is its last.', {
+      reason: 'last_owner',
     });
   }
-  return who;
+  // API processes answer from a key read up to a lease ago: none accepts a revoked key after this.
+  if (outcome.revoked.length > 0) await outlastLeases();
+  return outcome;
 }
 
 /** A sign-in posted by another site (login CSRF) is refused; one without Origin (curl) is not. */
@@ -202,6 +252,7 @@ export function consoleRoutes(db: Pool): Route[] {
           'delete from console_sessions where project_id = $1 and member_id = $2 and token_hash <> $3',
           [who.projectId, who.userId, who.tokenHash],
         );
+        if (rowCount) await announceSessionsEnded(db);
         await db.query('update console_sessions set via_link = false where token_hash = $1', [who.tokenHash]);
         ctx.body = { password_set: true, other_sessions_ended: rowCount ?? 0 };
       },
@@ -244,14 +295,33 @@ export function consoleRoutes(db: Pool): Route[] {
       success: { status: 201, schema: 'ConsoleInvitation', description: '{ member, sign_in_link, expires_at }' },
       errors: { 409: 'The address has an account in another project' },
       async handle(ctx, input) {
-        const who = owner(ctx);
+        const who = identity(ctx);
         const invited = await inviteUser(db, who.projectId, input.email, input.role ?? 'member', ownOrigin(ctx));
+        const { userId, email, role } = invited.user;
+        await audit(db, ctx, 'member.invited', userId, { email, role });
         ctx.status = 201;
         ctx.body = {
           member: presentMember(invited.user),
           sign_in_link: invited.link,
           expires_at: invited.expiresAt.toISOString(),
         };
+      },
+    }),
+    defineRoute<{ role: Role }>({
+      method: 'PATCH',
+      path: '/console/members/:member_id',
+      tag: TAG,
+      summary:
+        "Change a member's role (owners only; a project keeps an owner). Taking admin from them revokes the API keys they made",
+      scope: 'admin',
+      body: 'console-member-role.json',
+      success: { status: 200, schema: 'ConsoleMember', description: '{ id, email, role, has_password, created_at }' },
+      errors: { 404: 'No such member', 409: 'The last owner cannot give up the role' },
+      async handle(ctx, input) {
+        const who = identity(ctx);
+        const id = pathParam(ctx, 'member_id');
+        await changeMember(db, ctx, who, id, input.role);
+        ctx.body = presentMember((await listUsers(db, who.projectId)).find((u) => u.userId === id)!);
       },
     }),
     defineRoute({
@@ -263,10 +333,11 @@ export function consoleRoutes(db: Pool): Route[] {
       success: { status: 201, schema: 'ConsoleSignInLink', description: '{ sign_in_link, expires_at }' },
       errors: { 404: 'No such member' },
       async handle(ctx) {
-        const who = owner(ctx);
+        const who = identity(ctx);
         const member = (await listUsers(db, who.projectId)).find((u) => u.userId === pathParam(ctx, 'member_id'));
         if (!member) throw notFound('console member');
         const { token, expiresAt } = await issueToken(db, member, 'signIn');
+        await audit(db, ctx, 'member.sign_in_link_issued', member.userId, { email: member.email });
         ctx.status = 201;
         ctx.body = { sign_in_link: signInLink(ownOrigin(ctx), token), expires_at: expiresAt.toISOString() };
       },
@@ -275,36 +346,14 @@ export function consoleRoutes(db: Pool): Route[] {
       method: 'DELETE',
       path: '/console/members/:member_id',
       tag: TAG,
-      summary: 'Remove a console member (owners only; not the last owner); their sessions end',
+      summary:
+        'Remove a console member (owners only; not the last owner): their sessions and streams end, and the API keys they made (and the keys those made) are revoked',
       scope: 'admin',
       success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such member', 409: 'The last owner cannot be removed' },
       async handle(ctx) {
-        const who = owner(ctx);
         const id = pathParam(ctx, 'member_id');
-        // The owners' rows are locked first: two owners removing each other at once cannot leave
-        // the project ownerless (the second counts again once the first has committed).
-        const outcome = await inTransaction(db, async (client) => {
-          await client.query("select 1 from console_users where project_id = $1 and role = 'owner' for update", [
-            who.projectId,
-          ]);
-          const { rows } = await client.query<{ role: Role; owners: number }>(
-            `select role, (select count(*)::int from console_users where project_id = $1 and role = 'owner') as owners
-             from console_users where project_id = $1 and member_id = $2`,
-            [who.projectId, id],
-          );
-          const member = rows[0];
-          if (!member) return 'not_found';
-          if (member.role === 'owner' && member.owners <= 1) return 'last_owner';
-          await client.query('delete from console_users where project_id = $1 and member_id = $2', [who.projectId, id]);
-          return 'deleted';
-        });
-        if (outcome === 'not_found') throw notFound('console member');
-        if (outcome === 'last_owner') {
-          throw new ApiError(409, 'conflict', 'The last owner of a project cannot be removed.', {
-            reason: 'last_owner',
-          });
-        }
+        await changeMember(db, ctx, identity(ctx), id);
         ctx.body = { id, deleted: true };
       },
     }),

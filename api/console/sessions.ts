@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { type ResolvedKey, TIER_LIMITS } from '../../store/api-keys.js';
-import type { Pool } from '../../lib/db.js';
+import { KEY_CHANGES_CHANNEL, type ResolvedKey, TIER_LIMITS } from '../../store/api-keys.js';
+import type { Pool, PoolClient } from '../../lib/db.js';
 import { ApiError, unauthorized } from '../errors.js';
-import type { Role } from './accounts.js';
+import { type Role, keyScopesOf } from './roles.js';
 import { csrfRefusal, csrfTokenFor, hashToken, newToken, tokenKind } from './tokens.js';
 
 /** A session lasts a week from sign-in; signing out (here or everywhere) ends it sooner. */
@@ -28,7 +28,7 @@ export interface ConsoleIdentity {
 
 declare module 'koa' {
   interface DefaultState {
-    /** Set when the request is authenticated by a console session cookie (then auth acts as an admin key). */
+    /** Set when the request is authenticated by a console session cookie (then its role decides: api/console/roles.ts). */
     console?: ConsoleIdentity;
   }
 }
@@ -131,7 +131,8 @@ async function findSession(
 /**
  * The console session of a request without an Authorization header: undefined when it carries no
  * session cookie; 401 for an unknown, expired or signed-out session; 403 for a change without the
- * session's CSRF token or from another origin. A session acts as an admin key of its project.
+ * session's CSRF token or from another origin. A session acts for its member with what their role
+ * allows (api/auth.ts, requireScope); where key scopes are read, it counts as keyScopesOf(role).
  */
 export async function authenticateConsole(
   db: Pool,
@@ -158,14 +159,14 @@ export async function authenticateConsole(
     auth: {
       projectId: identity.projectId,
       keyId: `console:${identity.userId}`,
-      scopes: ['admin'],
+      scopes: keyScopesOf(identity.role),
       rateLimitPerHour: rateLimit,
       allowedOrigins: null,
     },
   };
 }
 
-/** Ends sessions: this one, or every session of its user ("sign out everywhere"). */
+/** Ends sessions: this one, or every session of its user ("sign out everywhere"); their streams close. */
 export async function endSessions(db: Pool, identity: ConsoleIdentity, everywhere: boolean): Promise<number> {
   const { rowCount } = everywhere
     ? await db.query('delete from console_sessions where project_id = $1 and member_id = $2', [
@@ -173,5 +174,25 @@ export async function endSessions(db: Pool, identity: ConsoleIdentity, everywher
         identity.userId,
       ])
     : await db.query('delete from console_sessions where token_hash = $1', [identity.tokenHash]);
+  if (rowCount) await announceSessionsEnded(db);
   return rowCount ?? 0;
+}
+
+/**
+ * Wakes the streams' check of their credentials (api/stream/server.ts) at commit: a stream opened
+ * with a console stream token lasts as long as the session that asked for the token.
+ */
+export async function announceSessionsEnded(db: Pool | PoolClient): Promise<void> {
+  await db.query('select pg_notify($1, $2)', [KEY_CHANGES_CHANNEL, JSON.stringify({ sessions_ended: true })]);
+}
+
+/** Of the given session hashes, those of sessions still open, with their member's role. */
+export async function liveSessions(db: Pool, tokenHashes: Buffer[]): Promise<Map<string, Role>> {
+  const { rows } = await db.query<{ token_hash: Buffer; role: Role }>(
+    `select s.token_hash, u.role from console_sessions s
+     join console_users u on u.project_id = s.project_id and u.member_id = s.member_id
+     where s.token_hash = any($1) and s.expires_at > now()`,
+    [tokenHashes],
+  );
+  return new Map(rows.map((r) => [r.token_hash.toString('hex'), r.role]));
 }

@@ -1,5 +1,6 @@
 import { type Scope, createKey, revokeKey } from '../../store/api-keys.js';
-import type { Pool } from '../../lib/db.js';
+import { audit } from '../../store/audit-log.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
 import { outlastLeases } from '../../lib/lease.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
@@ -14,6 +15,24 @@ interface KeyRow {
   last_used_at: Date | null;
   revoked_at: Date | null;
   allowed_origins: string[] | null;
+  created_by_member: string | null;
+  created_by_key: string | null;
+  /** the creating member's address, while they are a member */
+  created_by_email: string | null;
+}
+
+/** Keys with their creator's address; `k.project_id = $1` selects the project's. */
+const KEYS = {
+  columns: `k.key_id, k.name, k.scopes, k.created_at, k.last_used_at, k.revoked_at, k.allowed_origins,
+            k.created_by_member, k.created_by_key, u.email as created_by_email`,
+  from: 'api_keys k left join console_users u on u.project_id = k.project_id and u.member_id = k.created_by_member',
+};
+
+/** Who made the key: a console member, another key, or nobody recorded (an operator's `npm run key:create`). */
+function creator(row: KeyRow) {
+  if (row.created_by_member) return { type: 'member', id: row.created_by_member, email: row.created_by_email };
+  if (row.created_by_key) return { type: 'api_key', id: row.created_by_key, email: null };
+  return null;
 }
 
 const present = (row: KeyRow) => ({
@@ -21,6 +40,7 @@ const present = (row: KeyRow) => ({
   name: row.name,
   scopes: row.scopes,
   created_at: row.created_at.toISOString(),
+  created_by: creator(row),
   last_used_at: row.last_used_at?.toISOString() ?? null,
   revoked_at: row.revoked_at?.toISOString() ?? null,
   allowed_origins: row.allowed_origins,
@@ -33,7 +53,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/api-keys',
       tag: 'API keys',
-      summary: "List the project's API keys (never the keys themselves)",
+      summary: "List the project's API keys (never the keys themselves), with who made each",
       scope: 'admin',
       query: PAGING_PARAMS,
       success: { status: 200, schema: 'ApiKeyList', description: '{ api_keys, total, page, per_page }' },
@@ -42,12 +62,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
         const { projectId } = ctx.state.auth;
         const { rows, total } = await pageOf<KeyRow>(
           db,
-          {
-            columns: 'key_id, name, scopes, created_at, last_used_at, revoked_at, allowed_origins',
-            from: 'api_keys',
-            where: 'project_id = $1',
-            order: 'created_at desc, key_id',
-          },
+          { ...KEYS, where: 'k.project_id = $1', order: 'k.created_at desc, k.key_id' },
           [projectId],
           paged,
         );
@@ -58,25 +73,38 @@ export function apiKeyRoutes(db: Pool): Route[] {
       method: 'POST',
       path: '/api-keys',
       tag: 'API keys',
-      summary: 'Create an API key; the key is in this response only',
+      summary:
+        'Create an API key; the key is in this response only. Records who made it (the console member or the key): removing that member revokes it',
       scope: 'admin',
       body: 'api-key-create.json',
       success: {
         status: 201,
         schema: 'ApiKeyCreated',
-        description: '{ id, key, name, scopes, created_at, revoked_at: null, allowed_origins }',
+        description: '{ id, key, name, scopes, created_at, created_by, revoked_at: null, allowed_origins }',
       },
       async handle(ctx, input) {
-        const { projectId } = ctx.state.auth;
+        const { projectId, keyId: callerKey } = ctx.state.auth;
+        const member = ctx.state.console?.userId ?? null;
         const origins = allowedOriginsOf(input.allowed_origins, input.scopes);
-        const { keyId, key } = await createKey(db, projectId, input.scopes, input.name ?? '', origins);
-        const { rows } = await db.query<KeyRow>(
-          `select key_id, name, scopes, created_at, last_used_at, revoked_at, allowed_origins
-           from api_keys where project_id = $1 and key_id = $2`,
-          [projectId, keyId],
-        );
+        const { row, key } = await inTransaction(db, async (client) => {
+          const made = await createKey(client, projectId, input.scopes, input.name ?? '', origins);
+          await client.query(
+            'update api_keys set created_by_member = $3, created_by_key = $4 where project_id = $1 and key_id = $2',
+            [projectId, made.keyId, member, member ? null : callerKey],
+          );
+          const { rows } = await client.query<KeyRow>(
+            `select ${KEYS.columns} from ${KEYS.from} where k.project_id = $1 and k.key_id = $2`,
+            [projectId, made.keyId],
+          );
+          await audit(client, ctx, 'api_key.created', made.keyId, {
+            name: input.name ?? '',
+            scopes: input.scopes,
+            allowed_origins: origins,
+          });
+          return { row: rows[0]!, key: made.key };
+        });
         ctx.status = 201;
-        ctx.body = { ...present(rows[0]!), key };
+        ctx.body = { ...present(row), key };
       },
     }),
     defineRoute({
@@ -89,11 +117,13 @@ export function apiKeyRoutes(db: Pool): Route[] {
       success: { status: 200, schema: 'ApiKeyRevoked', description: '{ id, revoked: true, revoked_at }' },
       errors: { 404: 'No such key in this project' },
       async handle(ctx) {
-        const revokedAt = await revokeKey(db, ctx.state.auth.projectId, pathParam(ctx, 'key_id'));
+        const keyId = pathParam(ctx, 'key_id');
+        const revokedAt = await revokeKey(db, ctx.state.auth.projectId, keyId);
         if (!revokedAt) throw notFound('API key');
+        await audit(db, ctx, 'api_key.revoked', keyId);
         // API processes answer from a key read up to a lease ago: none does once this one ends.
         await outlastLeases();
-        ctx.body = { id: pathParam(ctx, 'key_id'), revoked: true, revoked_at: revokedAt.toISOString() };
+        ctx.body = { id: keyId, revoked: true, revoked_at: revokedAt.toISOString() };
       },
     }),
   ];

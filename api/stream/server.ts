@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import type { Pool } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
 import { listen, wakeLoop } from '../../lib/notify.js';
+import { liveSessions } from '../console/sessions.js';
 import { resolveStreamCredential } from '../console/stream-auth.js';
 import { type Channel, parseClientMessage, streamError, subscribedReply } from './protocol.js';
 import { onTheWire } from '../../domain/metrics.js';
@@ -42,6 +43,8 @@ interface Client {
   projectId?: string;
   /** The API key it authenticated with (none for a console stream token). */
   keyId?: string;
+  /** The console session whose stream token it authenticated with: it lasts as long as that session. */
+  sessionHash?: Buffer;
   channels: Set<Channel>;
   alive: boolean;
 }
@@ -153,6 +156,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
       }
       client.projectId = key.projectId;
       client.keyId = key.keyId;
+      client.sessionHash = key.sessionHash;
       send(client, { type: 'auth_ok' });
       return;
     }
@@ -214,15 +218,25 @@ export function attachStream(server: http.Server, options: StreamOptions) {
     }
   }
 
-  /** Closes the sockets of revoked keys: woken by each revocation, and by the timer for a missed one. */
+  /**
+   * Closes the sockets of revoked keys and of ended console sessions (signed out, the member
+   * removed): woken by each revocation or ended session, and by the timer for a missed one.
+   */
   async function dropRevoked(): Promise<void> {
     const keyIds = [...new Set([...clients].flatMap((c) => (c.keyId ? [c.keyId] : [])))];
-    if (keyIds.length === 0) return;
-    const live = await liveKeys(options.db, keyIds);
+    const sessions = [...clients].flatMap((c) => (c.sessionHash ? [c.sessionHash] : []));
+    if (keyIds.length === 0 && sessions.length === 0) return;
+    const [live, open] = await Promise.all([
+      keyIds.length > 0 ? liveKeys(options.db, keyIds) : new Set<string>(),
+      sessions.length > 0 ? liveSessions(options.db, sessions) : new Map<string, unknown>(),
+    ]);
     for (const client of clients) {
-      if (!client.keyId || live.has(client.keyId)) continue;
-      send(client, streamError('unauthorized', 'The API key has been revoked.'));
-      client.socket.close(CLOSE.policy, 'key revoked');
+      const why = client.keyId
+        ? !live.has(client.keyId) && 'The API key has been revoked.'
+        : client.sessionHash && !open.has(client.sessionHash.toString('hex')) && 'The console session has ended.';
+      if (!why) continue;
+      send(client, streamError('unauthorized', why));
+      client.socket.close(CLOSE.policy, client.keyId ? 'key revoked' : 'session ended');
       setTimeout(() => client.socket.terminate(), 1000).unref();
     }
   }
