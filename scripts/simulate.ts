@@ -55,6 +55,43 @@ export function defaultOptions(seed: number, users: number, sessions: number): S
   };
 }
 
+/**
+ * What `npm start -- --simulate` sends to the demo project: normal browsing with planted friction
+ * and the planted scenarios (goals, a job's completions, behavioural groups), with the scenarios'
+ * job created and active before the traffic, so that every analytics page of the console
+ * (Features, Friction, Workflows, Jobs, Cohorts) has something to show. Returns the simulation
+ * and the job's name.
+ */
+export async function sendDemo(baseUrl: string, key: string, seed = Date.now() % 100_000) {
+  const demo: SimulationOptions = { ...defaultOptions(seed, 60, 3), scenarios: { perGroup: 12 } };
+  const job = await activeScenarioJob(baseUrl, key, simulate(demo).answers.scenarios!.job);
+  return { simulation: await sendSimulation(baseUrl, key, demo), job };
+}
+
+/** Creates the scenarios' job in the project and makes it active; returns its name. */
+async function activeScenarioJob(
+  baseUrl: string,
+  key: string,
+  job: { goal: string; target_audience: { type: string; criteria: string } },
+): Promise<string> {
+  const name = `Reach ${job.goal}`;
+  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  const created = await fetch(`${baseUrl}/jobs`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name, goal: job.goal, target_audience: job.target_audience }),
+  });
+  if (!created.ok) throw new Error(`POST /jobs: ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  const activated = await fetch(`${baseUrl}/jobs/${id}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ status: 'active' }),
+  });
+  if (!activated.ok) throw new Error(`PATCH /jobs/${id}: ${activated.status} ${await activated.text()}`);
+  return name;
+}
+
 const whole = (name: string, value: string | undefined, fallback: number, min: number): number => {
   if (value === undefined) return fallback;
   const n = Number(value);

@@ -1,7 +1,7 @@
-import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'preact/hooks';
 import { useSubmit } from '../actions';
 import { api } from '../api';
+import { dayLine } from '../charts';
 import { ChartView } from '../components/chart';
 import { Field, FormActions, choices } from '../components/form';
 import { EmptyState } from '../components/send-events';
@@ -9,6 +9,7 @@ import { DataTable } from '../components/table';
 import { Badge, ErrorNotice, Facts, Page, Section, ToggleButton, WhenLoaded } from '../components/ui';
 import { count, duration, num, percent, when, words } from '../format';
 import { useApi } from '../hooks';
+import { COHORTS_FIRST_RECOMPUTE_SECONDS, MIN_COHORT_USERS } from '../rules';
 
 interface Behavioural {
   id: string;
@@ -18,6 +19,21 @@ interface Behavioural {
   characteristics: Record<string, number>;
   churn_risk: string;
   expansion_opportunity: string;
+}
+
+interface BehaviouralList {
+  cohorts: Behavioural[];
+  computed_at: string | null;
+  users_clustered: number;
+  users_excluded: number;
+}
+
+/** What the last computation found instead of cohorts: too few users, or no clear groups among them. */
+function whyNoCohorts(data: BehaviouralList): string {
+  const users = data.users_clustered + data.users_excluded;
+  return users < MIN_COHORT_USERS
+    ? `No behavioural cohorts yet: ${count(users)} of the ${MIN_COHORT_USERS} users they need`
+    : `No behavioural cohorts yet: ${count(users)} users, but no groups distinct enough`;
 }
 
 interface Custom {
@@ -55,9 +71,7 @@ const RISK_TONE: Record<string, 'good' | 'warn' | 'bad' | 'muted'> = {
 };
 
 export function Cohorts() {
-  const behavioural = useApi<{ cohorts: Behavioural[]; computed_at: string | null; users_clustered: number }>(
-    '/analytics/cohorts',
-  );
+  const behavioural = useApi<BehaviouralList>('/analytics/cohorts');
   const custom = useApi<{ cohorts: Custom[]; total: number }>('/cohorts?type=custom&per_page=100');
   return (
     <Page title="Cohorts" lead="Users grouped by how they behave: found by clustering, or defined by you.">
@@ -66,21 +80,31 @@ export function Cohorts() {
           {(data) =>
             data.cohorts.length === 0 ? (
               <EmptyState
-                title="No behavioural cohorts yet"
+                title={data.computed_at === null ? 'No behavioural cohorts yet' : whyNoCohorts(data)}
                 events={[
                   { user_id: 'u_42', event: 'page_view', properties: { page: '/dashboard' } },
                   { user_id: 'u_42', event: 'feature_used', properties: { page: '/dashboard', feature: 'widgets' } },
                 ]}
               >
                 <p>
-                  The <code>behavioural-cohorts</code> worker clusters users once enough of them have sessions; cohorts
-                  then appear here with their size, traits and churn risk.
+                  Cohorts appear after {MIN_COHORT_USERS} users with a session: the <code>behavioural-cohorts</code>{' '}
+                  worker clusters users into groups of at least 5 that behave alike.{' '}
+                  {data.computed_at === null
+                    ? 'It has not looked at this project yet.'
+                    : `It last looked ${when(data.computed_at)}, and looks again within ${COHORTS_FIRST_RECOMPUTE_SECONDS} s of new data while the project is young.`}
                 </p>
               </EmptyState>
             ) : (
               <>
                 <p class="muted">
                   {count(data.users_clustered)} users clustered, last computed {when(data.computed_at)}.
+                </p>
+                <p class="muted">
+                  A cohort&apos;s name says how it differs from this project&apos;s other users: &ldquo;Struggling
+                  users&rdquo; have more friction than the rest, however little that is. <strong>Disengagement</strong>{' '}
+                  grades its average user on inactivity (50 %), friction (30 %) and few features used (20 %);{' '}
+                  <strong>Readiness to expand</strong> on activity, efficiency and breadth, held back by friction. Both
+                  are rules of thumb from behaviour, not predictions of churn or revenue.
                 </p>
                 <ul class="cards">
                   {data.cohorts.map((c) => (
@@ -148,8 +172,8 @@ function BehaviouralCard({ cohort: c }: { cohort: Behavioural }) {
         <strong>{count(c.size)}</strong> users ({percent(c.percentage)} of all)
       </p>
       <p>
-        Churn risk <Badge tone={RISK_TONE[c.churn_risk] ?? 'muted'}>{words(c.churn_risk)}</Badge> · Expansion{' '}
-        <Badge tone="info">{words(c.expansion_opportunity)}</Badge>
+        Disengagement <Badge tone={RISK_TONE[c.churn_risk] ?? 'muted'}>{words(c.churn_risk)}</Badge> · Readiness to
+        expand <Badge tone="info">{words(c.expansion_opportunity)}</Badge>
       </p>
       <Facts items={Object.entries(c.characteristics).map(([k, v]) => [words(k), characteristic(k, v)])} />
       <ToggleButton open={open} set={setOpen} show="Size over time" hide="Hide size over time" />
@@ -163,15 +187,15 @@ function SizeOverTime({ id }: { id: string }) {
     `/analytics/cohorts/${encodeURIComponent(id)}`,
   );
   const sizes = cohort.data?.size_over_time ?? [];
-  const chart = useMemo<ChartConfiguration<'line'>>(
-    () => ({
-      type: 'line',
-      data: {
-        labels: sizes.map((s) => s.date),
-        datasets: [{ label: 'Users', data: sizes.map((s) => s.size), borderColor: '#1d4ed8', pointRadius: 3 }],
-      },
-      options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true } } },
-    }),
+  const chart = useMemo(
+    () =>
+      dayLine({
+        days: sizes.map((s) => s.date),
+        values: sizes.map((s) => s.size),
+        what: 'Users',
+        format: count,
+        color: '#1d4ed8',
+      }),
     [cohort.data],
   );
   return (
@@ -182,7 +206,11 @@ function SizeOverTime({ id }: { id: string }) {
             Measured on {sizes.length === 1 ? 'one day' : 'no day'} so far: there is no history to draw yet.
           </p>
         ) : (
-          <ChartView size="medium" config={chart} label={`Cohort size per day, ${sizes.length} days`} />
+          <ChartView
+            size="medium"
+            config={chart}
+            label={`Cohort size per day, ${sizes.length} days from ${sizes[0]!.date} to ${sizes.at(-1)!.date}`}
+          />
         )
       }
     </WhenLoaded>

@@ -58,7 +58,16 @@ export function EventContext() {
             },
           ],
         },
-        options: { scales: { y: { min: 0, max: 100 } }, plugins: { legend: { position: 'bottom' } } },
+        options: {
+          scales: {
+            x: { title: { display: true, text: 'What the user saw' } },
+            y: { min: 0, max: 100, title: { display: true, text: 'Percent (Friction Index × 100)' } },
+          },
+          plugins: {
+            legend: { position: 'bottom' },
+            tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${num(item.parsed.y ?? 0, 1)}` } },
+          },
+        },
       },
     [data],
   );

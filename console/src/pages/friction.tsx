@@ -1,5 +1,6 @@
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'preact/hooks';
+import { daySparkline } from '../charts';
 import { ChartView } from '../components/chart';
 import { CoveredDays, DateRangePicker } from '../components/date-range';
 import { type FrictionAlert, useFrictionAlerts } from '../components/live-alerts';
@@ -35,27 +36,13 @@ const LEVEL_TONE: Record<string, 'bad' | 'warn' | 'info' | 'muted'> = {
 
 function sparkline(trend: Trend): ChartConfiguration<'line'> {
   const color = trend.alert_level === 'critical' ? '#b91c1c' : trend.alert_level === 'warning' ? '#b45309' : '#1d4ed8';
-  return {
-    type: 'line',
-    data: {
-      labels: trend.friction_history.map((h) => h.date),
-      datasets: [
-        {
-          data: trend.friction_history.map((h) => h.friction_index),
-          borderColor: color,
-          backgroundColor: `${color}22`,
-          fill: true,
-          pointRadius: 0,
-          borderWidth: 2,
-          tension: 0.3,
-        },
-      ],
-    },
-    options: {
-      scales: { x: { display: false }, y: { display: false, min: 0 } },
-      plugins: { legend: { display: false }, tooltip: { intersect: false, mode: 'index' } },
-    },
-  };
+  return daySparkline({
+    days: trend.friction_history.map((h) => h.date),
+    values: trend.friction_history.map((h) => h.friction_index),
+    what: 'Friction Index',
+    format: (value) => num(value),
+    color,
+  });
 }
 
 export function Friction() {
@@ -122,16 +109,7 @@ export function Friction() {
                           Friction Index <strong>{num(p.friction_index)}</strong>{' '}
                           <Bar value={p.friction_index} tone={tone(p.friction_index)} />
                         </p>
-                        <Facts
-                          kind="signals"
-                          items={[
-                            ['Dead clicks', count(p.signals.dead_clicks)],
-                            ['Rage clicks', count(p.signals.rage_clicks)],
-                            ['Loops', count(p.signals.confusion_loops)],
-                            ['Avg idle', duration(p.signals.avg_idle_time)],
-                            ['Users', count(p.users_affected)],
-                          ]}
-                        />
+                        <PointSignals point={p} />
                         {p.recommended_actions.length > 0 && (
                           <>
                             <h4>Recommended</h4>
@@ -159,6 +137,51 @@ export function Friction() {
         </WhenLoaded>
       </Section>
     </Page>
+  );
+}
+
+/**
+ * A page point's signals and users are the page's. An element point's clicks and users are the
+ * element's own (users with a dead click or a rage burst on it), while its loops and idle time
+ * are its page's: shown apart, so an element nobody misclicked does not read as "Users 0" beside
+ * the page's loops.
+ */
+function PointSignals({ point: p }: { point: FrictionPoint }) {
+  if (p.element === null) {
+    return (
+      <Facts
+        kind="signals"
+        items={[
+          ['Dead clicks', count(p.signals.dead_clicks)],
+          ['Rage clicks', count(p.signals.rage_clicks)],
+          ['Loops', count(p.signals.confusion_loops)],
+          ['Avg idle', duration(p.signals.avg_idle_time)],
+          ['Users affected', count(p.users_affected)],
+        ]}
+      />
+    );
+  }
+  const clicked = p.signals.dead_clicks + p.signals.rage_clicks > 0;
+  return (
+    <>
+      <Facts
+        kind="signals"
+        items={[
+          ['Dead clicks', count(p.signals.dead_clicks)],
+          ['Rage clicks', count(p.signals.rage_clicks)],
+          clicked && ['Users misclicking it', count(p.users_affected)],
+        ]}
+      />
+      {!clicked && <p class="muted">No dead or rage clicks on {p.element}: its index comes from its page.</p>}
+      <Facts
+        kind="signals"
+        class="page-signals"
+        items={[
+          ['Page loops', count(p.signals.confusion_loops)],
+          ['Page avg idle', duration(p.signals.avg_idle_time)],
+        ]}
+      />
+    </>
   );
 }
 
@@ -210,15 +233,20 @@ function TrendList({ loaded }: { loaded: Loaded<TrendPage> }) {
       <WhenLoaded loaded={loaded} what="trends">
         {() => (
           <>
-            {trends.length === 0 && <p class="muted">No daily friction history yet.</p>}
+            {trends.length === 0 && (
+              <p class="muted">
+                No friction in the last 28 days yet: a trend follows a page or a workflow path day by day once its{' '}
+                <code>page_view</code> and <code>click</code> events show friction on at least one day.
+              </p>
+            )}
             <ul class="cards trends">
               {trends.map((t, i) => (
                 <li key={t.workflow} class="card trend">
                   <h3>{t.workflow}</h3>
                   <ChartView
                     size="spark"
-                    config={charts[i] as ChartConfiguration}
-                    label={`Daily Friction Index of ${t.workflow} over ${t.friction_history.length} days`}
+                    config={charts[i]!}
+                    label={`Daily Friction Index of ${t.workflow}, ${t.friction_history.length} days from ${t.friction_history[0]?.date ?? '–'} to ${t.friction_history.at(-1)?.date ?? '–'}`}
                   />
                   <p>
                     <Badge tone={LEVEL_TONE[t.alert_level] ?? 'muted'}>

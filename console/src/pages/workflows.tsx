@@ -149,7 +149,17 @@ function StepFriction({ id }: { id: string }) {
             },
           ],
         },
-        options: { indexAxis: 'y', scales: { x: { min: 0, max: 1 } }, plugins: { legend: { display: false } } },
+        options: {
+          indexAxis: 'y',
+          scales: {
+            x: { min: 0, max: 1, title: { display: true, text: 'Friction Index (0 none – 1 worst)' } },
+            y: { title: { display: true, text: 'Step of the path' } },
+          },
+          plugins: {
+            legend: { display: false },
+            tooltip: { callbacks: { label: (item) => `Friction Index: ${num(item.parsed.x ?? 0)}` } },
+          },
+        },
       },
     [efficiency.data],
   );
