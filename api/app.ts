@@ -18,6 +18,7 @@ import type { Publisher } from './publisher.js';
 import { UserSealing } from './sealing.js';
 import { type Route, defineRoute, mount } from './route.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { auditLogRoutes } from './routes/audit-log.js';
 import { behaviouralCohortRoutes } from './routes/behavioural-cohorts.js';
 import { cohortRoutes } from './routes/cohorts.js';
 import { eventContextRoutes } from './routes/event-context.js';
@@ -74,6 +75,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...integrationRoutes(deps.db, deps.targets, deps.secrets),
     ...integrationTestRoutes(deps.db),
     ...apiKeyRoutes(deps.db),
+    ...auditLogRoutes(deps.db),
     ...reportRoutes(deps.db),
     ...exportRoutes(deps.db, deps.exports, deps.secrets),
     ...featureRoutes(deps.db),

@@ -20,7 +20,7 @@ export const AUDIT_ACTIONS = [
   'report.created',
   'report.deleted',
   'export.warehouse_queued',
-  'export.events_downloaded',
+  'export.events_requested',
   'settings.changed',
   'user.erased',
 ] as const;

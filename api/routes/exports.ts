@@ -24,6 +24,7 @@ import {
   rawExportQuery,
 } from '../../domain/exports/raw-events.js';
 import { newId } from '../../lib/ids.js';
+import { audit } from '../../store/audit-log.js';
 import { fieldError, notFound } from '../errors.js';
 import { stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
@@ -218,6 +219,7 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
         const types = (stringParam(ctx, 'event_types') ?? '').split(',').filter(Boolean);
         if (types.some((t) => t.length > 255))
           throw fieldError('event_types', 'invalid_value', 'event names are at most 255 characters.');
+        await audit(db, ctx, 'export.events_requested', null, { format, ...range.range, event_types: types });
 
         const query = rawExportQuery(ctx.state.auth.projectId, range.range, types);
         const chunks = exportChunks(exports.db, format, query);
@@ -266,6 +268,7 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
             input.tables,
           ],
         );
+        await audit(db, ctx, 'export.warehouse_queued', rows[0]!.export_id, { ...input, credentials: undefined });
         ctx.status = 202;
         ctx.set('Location', `${ctx.path}/${rows[0]!.export_id}`);
         ctx.body = presentExport(rows[0]!);

@@ -1,5 +1,6 @@
 import type { Pool } from '../../lib/db.js';
 import type { TargetPolicy } from '../../lib/targets.js';
+import { audit } from '../../store/audit-log.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute } from '../route.js';
 import { checkWebhookUrl, newWebhookSecret } from './webhooks.js';
@@ -57,6 +58,7 @@ export function integrationRoutes(db: Pool, targets: TargetPolicy, secrets: Secr
           ],
         );
         const row = rows[0]!;
+        await audit(db, ctx, row.created ? 'integration.connected' : 'integration.changed', null, { ...input, url });
         ctx.status = row.created ? 201 : 200;
         ctx.body = row.issued ? { ...present(row), secret } : present(row);
       },
@@ -90,6 +92,7 @@ export function integrationRoutes(db: Pool, targets: TargetPolicy, secrets: Secr
           ctx.state.auth.projectId,
         ]);
         if (rowCount === 0) throw notFound('integration endpoint');
+        await audit(db, ctx, 'integration.disconnected');
         ctx.body = { deleted: true };
       },
     }),

@@ -2,6 +2,7 @@ import { withoutAddresses } from '../../domain/addresses.js';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { newId } from '../../lib/ids.js';
+import { audit } from '../../store/audit-log.js';
 import { jobSender } from '../../store/reports/queue.js';
 import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
 import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
@@ -134,6 +135,7 @@ export function reportRoutes(db: Pool): Route[] {
           ],
         );
         const row = rows[0]!;
+        await audit(db, ctx, 'report.created', row.report_id, { name: row.name, recipients: input.recipients });
         ctx.status = 201;
         ctx.set('Location', `${ctx.path}/${row.report_id}`);
         ctx.body = presentReport(row, new Date());
@@ -203,6 +205,7 @@ export function reportRoutes(db: Pool): Route[] {
           [ctx.state.auth.projectId, pathParam(ctx, 'report_id')],
         );
         if (!rows[0]) throw notFound('report');
+        await audit(db, ctx, 'report.deleted', rows[0].report_id);
         ctx.body = { id: rows[0].report_id, deleted: true };
       },
     }),

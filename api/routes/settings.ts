@@ -2,6 +2,7 @@ import { type Retention, retention } from '../../domain/retention.js';
 import { type AnalyticsOverrides, analyticsConfig } from '../../domain/analytics-config.js';
 import { rebuildSegmentTables } from '../../store/answer-tables.js';
 import { lockProjectForUpdate } from '../../store/locks.js';
+import { audit } from '../../store/audit-log.js';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import { type Route, defineRoute } from '../route.js';
 
@@ -53,6 +54,7 @@ export function settingsRoutes(db: Pool): Route[] {
             await rebuildSegmentTables(client, projectId);
           }
         });
+        await audit(db, ctx, 'settings.changed', 'analytics', overrides);
         ctx.body = present(overrides);
       },
     }),
@@ -80,6 +82,7 @@ export function settingsRoutes(db: Pool): Route[] {
           `update projects set settings = jsonb_set(settings, '{retention}', $2::jsonb) where project_id = $1`,
           [ctx.state.auth.projectId, JSON.stringify(overrides)],
         );
+        await audit(db, ctx, 'settings.changed', 'retention', overrides);
         ctx.body = presentRetention(overrides);
       },
     }),

@@ -4,6 +4,7 @@ import { outlastLeases } from '../../lib/lease.js';
 import { userKey } from '../../lib/kafka/topics.js';
 import { keepingAnswerTables, segmentProperties } from '../../store/answer-tables.js';
 import { erasePerson } from '../../store/user-data.js';
+import { audit } from '../../store/audit-log.js';
 import { lockUsers } from '../../store/locks.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
@@ -259,6 +260,7 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
         // Events are sealed under an erasure epoch read up to a lease ago: a request sent after
         // this answer reads the new one, so it never seals with the erased key.
         await outlastLeases();
+        await audit(db, ctx, 'user.erased', null, { rows_deleted: removed });
         ctx.body = { user_id: id, deleted: true, rows_deleted: removed };
       },
     }),

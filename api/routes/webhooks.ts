@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
+import { audit } from '../../store/audit-log.js';
 import { type TargetPolicy, urlProblem } from '../../lib/targets.js';
 import { publicFailure } from '../../domain/addresses.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
@@ -107,6 +108,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
            values ($1, $2, $3, $4, $5) returning *`,
           [ctx.state.auth.projectId, newId('wh'), url, input.events, secrets.seal(secret, SEALED.webhookSecret)],
         );
+        await audit(db, ctx, 'webhook.created', rows[0]!.webhook_id, { url, events: input.events });
         ctx.status = 201;
         ctx.body = { ...present(rows[0]!), secret };
       },
@@ -150,6 +152,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
           [ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')],
         );
         if (rowCount === 0) throw notFound('webhook subscription');
+        await audit(db, ctx, 'webhook.deleted', pathParam(ctx, 'webhook_id'));
         ctx.body = { id: pathParam(ctx, 'webhook_id'), deleted: true };
       },
     }),
@@ -316,6 +319,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
           [ctx.state.auth.projectId, webhookId, url, input.events ?? null, input.status ?? null],
         );
         if (!rows[0]) throw notFound('webhook subscription');
+        await audit(db, ctx, 'webhook.changed', webhookId, { ...input });
         ctx.body = present(rows[0]);
       },
     }),

@@ -116,7 +116,7 @@ describe('console roles', function () {
       ['POST', '/webhooks', { url: 'https://hooks.example.com/x', events: ['job.completed'] }],
       ['PUT', '/settings/integrations/webhook', { url: 'https://hooks.example.com/x' }],
       ['POST', '/analytics/export/warehouse', { destination: 'duckdb', credentials: {}, tables: ['raw_events'] }],
-      ['PUT', '/settings/retention', { raw_events_days: 30 }],
+      ['PUT', '/settings/retention', { rawEventsDays: 30 }],
       ['POST', '/events', { user_id: 'u1', event: 'x' }],
       ['POST', '/console/members', { email: 'someone@example.com' }],
     ] as const) {
