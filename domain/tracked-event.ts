@@ -22,6 +22,13 @@ export interface TrackedEventRecord {
   properties: string;
 }
 
+/**
+ * The message ids of events sent with a browser key (a key anyone may read in a page) start with
+ * this: they never take a server's ids first, and the service signs no delivery for them
+ * (docs/adr/0086-what-a-browser-key-may-make-the-service-say.md).
+ */
+export const BROWSER_MESSAGE_PREFIX = 'b:';
+
 /** Events may be sent late (offline clients) but not from before 2000 or more than a day ahead. */
 export const EARLIEST_EVENT_MS = Date.UTC(2000, 0, 1);
 export const MAX_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;

@@ -690,7 +690,7 @@ create table raw_events (
 );
 CREATE INDEX raw_events_project_time ON public.raw_events USING btree (project_id, occurred_at);
 CREATE INDEX raw_events_project_user_time ON public.raw_events USING btree (project_id, user_id, occurred_at);
-CREATE TRIGGER raw_events_integration AFTER INSERT ON public.raw_events FOR EACH ROW WHEN ((new.event = ANY (ARRAY['chat_created'::text, 'chat_updated'::text, 'walkthrough_step_completed'::text]))) EXECUTE FUNCTION pi_on_integration_event();
+CREATE TRIGGER raw_events_integration AFTER INSERT ON public.raw_events FOR EACH ROW WHEN (((new.event = ANY (ARRAY['chat_created'::text, 'chat_updated'::text, 'walkthrough_step_completed'::text])) AND (NOT starts_with(new.message_id, 'b:'::text)))) EXECUTE FUNCTION pi_on_integration_event();
 
 create table report_runs (
   project_id uuid not null,
@@ -1243,8 +1243,10 @@ CREATE OR REPLACE FUNCTION public.pi_on_job_completion()
  LANGUAGE plpgsql
 AS $function$
 begin
-  perform pi_enqueue_subscribed(new.project_id, 'job.completed', new.user_id,
-    jsonb_build_object('job_id', new.job_id, 'user_id', new.user_id, 'completed_at', pi_utc(new.completed_at)));
+  if not starts_with(new.message_id, 'b:') then
+    perform pi_enqueue_subscribed(new.project_id, 'job.completed', new.user_id,
+      jsonb_build_object('job_id', new.job_id, 'user_id', new.user_id, 'completed_at', pi_utc(new.completed_at)));
+  end if;
   perform pg_notify('pi_stream', json_build_object('table', 'job_completions', 'project_id', new.project_id,
                                                    'id', new.completion_id)::text);
   return null;

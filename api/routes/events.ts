@@ -1,4 +1,9 @@
-import { type TrackedEventInput, checkTimestamp, toRecord } from '../../domain/tracked-event.js';
+import {
+  type TrackedEventInput,
+  BROWSER_MESSAGE_PREFIX,
+  checkTimestamp,
+  toRecord,
+} from '../../domain/tracked-event.js';
 import { IDENTIFY_EVENT } from '../../domain/identity.js';
 import { withoutPii } from '../../domain/pii-filter.js';
 import { userKey } from '../../lib/kafka/topics.js';
@@ -16,9 +21,22 @@ import { requestWaits } from '../waits.js';
  * (docs/adr/0045-erasure-through-kafka.md).
  */
 export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Logger): Route[] {
-  const accept = async (projectId: string, inputs: TrackedEventInput[], fieldOf: (i: number) => string) => {
+  const accept = async (
+    projectId: string,
+    browser: boolean,
+    inputs: TrackedEventInput[],
+    fieldOf: (i: number) => string,
+  ) => {
     const receivedAt = Date.now();
     inputs.forEach((input, i) => {
+      if (input.message_id?.startsWith(BROWSER_MESSAGE_PREFIX) && !browser) {
+        const field = `${fieldOf(i)}message_id`;
+        throw fieldError(
+          field,
+          'reserved',
+          `${field} may not start with ${BROWSER_MESSAGE_PREFIX}: those are the ids of events sent with a browser key.`,
+        );
+      }
       if (input.event === IDENTIFY_EVENT) {
         const field = `${fieldOf(i)}event`;
         throw fieldError(
@@ -33,7 +51,12 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       }
     });
     // Personal-looking values never reach Kafka, whichever client sent them (domain/pii-filter.ts).
-    const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt));
+    const records = inputs.map((input) => {
+      const record = toRecord(projectId, withoutPii(input), receivedAt);
+      // Anyone may send with a browser key: its events are marked as such, so they can neither take a
+      // server's message ids first nor make the service sign a delivery (docs/adr/0086).
+      return browser ? { ...record, message_id: `${BROWSER_MESSAGE_PREFIX}${record.message_id}` } : record;
+    });
     const users = [...new Set(records.map((r) => r.user_id))];
     const keys = await requestWaits.timed('user_keys', sealing.keysFor(projectId, users)).catch((err: unknown) => {
       log.error({ err }, 'user keys could not be read or made');
@@ -62,7 +85,7 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
         description: '{ accepted: 1, message_ids } once the event is durably stored',
       },
       async handle(ctx, input) {
-        ctx.body = await accept(ctx.state.auth.projectId, [input], () => '');
+        ctx.body = await accept(ctx.state.auth.projectId, ctx.state.auth.allowedOrigins !== null, [input], () => '');
         ctx.status = 202;
       },
     }),
@@ -80,7 +103,12 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
         description: '{ accepted, message_ids } once every event is durably stored',
       },
       async handle(ctx, input) {
-        ctx.body = await accept(ctx.state.auth.projectId, input.events, (i) => `events[${i}].`);
+        ctx.body = await accept(
+          ctx.state.auth.projectId,
+          ctx.state.auth.allowedOrigins !== null,
+          input.events,
+          (i) => `events[${i}].`,
+        );
         ctx.status = 202;
       },
     }),

@@ -46,11 +46,17 @@ async function mergeUser(
   userId: string,
   properties: Record<string, unknown>,
   createIfMissing: boolean,
+  fromBrowser = false,
 ): Promise<UserRow | undefined> {
+  // A browser key (anyone may read it in a page) only adds properties the user does not have yet: it
+  // never changes or removes one a server set (docs/adr/0086).
+  const merged = fromBrowser
+    ? 'jsonb_strip_nulls($3::jsonb) || users.properties'
+    : 'jsonb_strip_nulls(users.properties || $3::jsonb)';
   const sql = createIfMissing
     ? `insert into users (project_id, user_id, properties) values ($1, $2, jsonb_strip_nulls($3::jsonb))
        on conflict (project_id, user_id) do update
-         set properties = jsonb_strip_nulls(users.properties || $3::jsonb), updated_at = now()
+         set properties = ${merged}, updated_at = now()
        returning user_id, properties, created_at, updated_at, (xmax = 0) as created`
     : `update users set properties = jsonb_strip_nulls(properties || $3::jsonb), updated_at = now()
        where project_id = $1 and user_id = $2
@@ -179,7 +185,17 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
         const anonymousId = anonymousIdOf(input);
         const row = (await inTransaction(db, async (client) => {
           if (anonymousId !== undefined) await link(client, { projectId, anonymousId, userId: input.user_id });
-          return mergeUser(client, publisher, sealing, projectId, input.user_id, input.properties ?? {}, true);
+          const fromBrowser = ctx.state.auth.allowedOrigins !== null;
+          return mergeUser(
+            client,
+            publisher,
+            sealing,
+            projectId,
+            input.user_id,
+            input.properties ?? {},
+            true,
+            fromBrowser,
+          );
         }))!;
         // After the link is committed, so that the analytics step that meets the marker finds it.
         if (anonymousId !== undefined) await publishMarker(publisher, sealing, projectId, anonymousId);
