@@ -5,10 +5,11 @@ import { fieldError } from '../errors.js';
 import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 
-type EntryRow = AuditRow & { entry_id: string; at: Date };
+// bigint: read as a number here (lib/db.ts), answered as a string like every id.
+type EntryRow = AuditRow & { entry_id: number; at: Date };
 
 const present = (row: EntryRow) => ({
-  id: row.entry_id,
+  id: String(row.entry_id),
   at: row.at.toISOString(),
   actor: { type: row.actor_type, id: row.actor_id, email: row.actor_email },
   action: row.action,

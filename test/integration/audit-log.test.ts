@@ -145,6 +145,7 @@ describe('audit log', function () {
     assert.deepEqual(removed!.actor.id, owner.id);
     assert.deepEqual(removed!.details, { email: admin.email, role: 'admin', keys_revoked: [minted.body.id] });
     for (const e of entries) {
+      assert.equal(typeof e.id, 'string');
       const at = Date.parse(e.at);
       assert.ok(at >= started - 1000 && at <= Date.now() + 1000, e.at);
     }
