@@ -15,8 +15,7 @@ import { connectServices, prepare } from '../lib/services.js';
 import { type Scope, createKey, ensureProject, resolveKey } from '../store/api-keys.js';
 import { stackPath } from './local-stack/paths.js';
 import { stackDown, stackUp } from './local-stack/stack.js';
-import { defaultOptions, sendSimulation } from './simulate.js';
-import { simulate } from './simulate/generator.js';
+import { sendDemo } from './simulate.js';
 import { Supervisor } from './start/supervisor.js';
 
 const DEMO_PROJECT = 'demo';
@@ -151,39 +150,13 @@ async function main(options: {
   );
   if (options.simulate) {
     // The planted scenarios too (goals, a job's completions, behavioural groups), with their job
-    // active before the traffic, so that Workflows, Jobs and Cohorts have something to show.
-    const demo = { ...defaultOptions(Date.now() % 100_000, 60, 3), scenarios: { perGroup: 12 } };
-    const job = await activeScenarioJob(baseUrl, key, simulate(demo).answers.scenarios!.job);
-    const simulation = await sendSimulation(baseUrl, key, demo);
+    // active before the traffic: what test/integration/first-hour.test.ts checks every page shows.
+    const { simulation, job } = await sendDemo(baseUrl, key);
     console.log(
       `Sent ${simulation.answers.events} events of ${simulation.answers.users} users, with a job "${job}" to complete; try ` +
         `curl -s ${baseUrl}/analytics/friction -H "Authorization: Bearer ${key}"`,
     );
   }
-}
-
-/** Creates the scenarios' job in the demo project and makes it active; returns its name. */
-async function activeScenarioJob(
-  baseUrl: string,
-  key: string,
-  job: { goal: string; target_audience: { type: string; criteria: string } },
-): Promise<string> {
-  const name = `Reach ${job.goal}`;
-  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-  const created = await fetch(`${baseUrl}/jobs`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name, goal: job.goal, target_audience: job.target_audience }),
-  });
-  if (!created.ok) throw new Error(`POST /jobs: ${created.status} ${await created.text()}`);
-  const { id } = (await created.json()) as { id: string };
-  const activated = await fetch(`${baseUrl}/jobs/${id}`, {
-    method: 'PATCH',
-    headers,
-    body: JSON.stringify({ status: 'active' }),
-  });
-  if (!activated.ok) throw new Error(`PATCH /jobs/${id}: ${activated.status} ${await activated.text()}`);
-  return name;
 }
 
 await runCli(
