@@ -82,6 +82,10 @@ describe('audit log', function () {
       json: { email: `admin-${Date.now()}@example.com`, role: 'admin' },
     });
     assert.equal(invited.status, 201);
+    const link = await call(api, 'POST', `/console/members/${invited.body.member.id}/sign-in-link`, {
+      headers: owner.as,
+    });
+    assert.equal(link.status, 201);
     const admin = await signedIn('admin', ADMIN_AT);
     const minted = await call<{ id: string; key: string }>(api, 'POST', '/api-keys', {
       headers: admin.as,
@@ -104,7 +108,7 @@ describe('audit log', function () {
     assert.equal((await call(api, 'DELETE', `/console/members/${admin.id}`, { headers: owner.as })).status, 200);
 
     const { entries, total } = await log();
-    assert.equal(total, 7);
+    assert.equal(total, 8);
     // Newest first.
     assert.deepEqual(
       entries.map((e) => e.action),
@@ -115,16 +119,26 @@ describe('audit log', function () {
         'api_key.revoked',
         'api_key.created',
         'api_key.created',
+        'member.sign_in_link_issued',
         'member.invited',
       ],
     );
-    const [removed, revokedWithMember, roleChanged, revokedByKey, createdByKey, createdByMember, invitedEntry] =
-      entries;
+    const [
+      removed,
+      revokedWithMember,
+      roleChanged,
+      revokedByKey,
+      createdByKey,
+      createdByMember,
+      linkIssued,
+      invitedEntry,
+    ] = entries;
     assert.deepEqual(invitedEntry!.actor, { type: 'member', id: owner.id, email: owner.email });
     assert.equal(invitedEntry!.address, OWNER_AT);
     assert.deepEqual(invitedEntry!.target, { type: 'member', id: invited.body.member.id });
     assert.deepEqual(invitedEntry!.details, { email: invited.body.member.email, role: 'admin' });
 
+    assert.deepEqual(linkIssued!.target, { type: 'member', id: invited.body.member.id });
     assert.deepEqual(createdByMember!.actor, { type: 'member', id: admin.id, email: admin.email });
     assert.equal(createdByMember!.address, ADMIN_AT);
     assert.deepEqual(createdByMember!.target, { type: 'api_key', id: minted.body.id });
