@@ -32,6 +32,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { jobAnalyticsRoutes } from './routes/job-analytics.js';
 import { jobRoutes } from './routes/jobs.js';
 import { reportRoutes } from './routes/reports.js';
+import { nameCapRoutes } from './routes/name-caps.js';
 import { rateLimitSettingsRoutes } from './routes/rate-limit-settings.js';
 import { settingsRoutes } from './routes/settings.js';
 import { userRoutes } from './routes/users.js';
@@ -84,6 +85,7 @@ export function routeTable(deps: AppDeps): Route[] {
     ...eventContextRoutes(deps.db),
     ...settingsRoutes(deps.db),
     ...rateLimitSettingsRoutes(deps.db),
+    ...nameCapRoutes(deps.db),
     ...workflowRoutes(deps.db, deps.workflowWaitMs),
     ...consoleRoutes(deps.db),
   ];

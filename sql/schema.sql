@@ -632,6 +632,27 @@ create table migrations (
   constraint migrations_pkey PRIMARY KEY (id)
 );
 
+create table name_admissions (
+  project_id uuid not null,
+  kind text not null,
+  name text not null,
+  day date not null,
+  constraint name_admissions_kind_check CHECK ((kind = ANY (ARRAY['event'::text, 'feature'::text, 'page'::text, 'element'::text]))),
+  constraint name_admissions_pkey PRIMARY KEY (project_id, kind, name, day),
+  constraint name_admissions_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+CREATE INDEX name_admissions_day ON public.name_admissions USING btree (project_id, day, kind);
+
+create table name_folds (
+  project_id uuid not null,
+  day date not null,
+  kind text not null,
+  events integer not null,
+  constraint name_folds_kind_check CHECK ((kind = ANY (ARRAY['event'::text, 'feature'::text, 'page'::text, 'element'::text]))),
+  constraint name_folds_pkey PRIMARY KEY (project_id, day, kind),
+  constraint name_folds_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(project_id) ON DELETE CASCADE
+);
+
 create table processor_offsets (
   processor text not null,
   topic text not null,

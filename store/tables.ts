@@ -88,6 +88,9 @@ export const TABLES = {
   segment_feature_daily: answer,
   segment_feature_reach: answer,
   analytics_configs: spec('analytics', 'config', 'row', 'none'),
+  // Names admitted under the daily caps: kept by a replay, so that it folds the same names.
+  name_admissions: spec('analytics', 'config', 'row', 'none'),
+  name_folds: spec('analytics', 'derived', 'row', 'none', 'rebuilt'),
   // Moments: a replay does not raise them again.
   friction_alerts: spec('analytics', 'moment', 'key-order', 'none'),
   friction_episodes: spec('analytics', 'moment', 'user', 'delete'),

@@ -1,4 +1,5 @@
 import { SCOPES } from '../../store/api-keys.js';
+import { AUDIT_ACTIONS } from '../../store/audit-log.js';
 import { JOB_STATES } from '../../domain/jobs/states.js';
 import {
   type Schema,
@@ -27,6 +28,13 @@ const apiKey = {
   name: str,
   scopes: array(enumOf(...SCOPES)),
   created_at: timestamp,
+  created_by: orNull(
+    obj(
+      { type: enumOf('member', 'api_key'), id: str, email: nullable(str) },
+      {},
+      "who made the key: a console member (email null once they left) or an API key; null for an operator's key:create",
+    ),
+  ),
   last_used_at: nullable(timestamp),
   revoked_at: nullable(timestamp),
   allowed_origins: { ...nullable({ type: 'array' }), items: str, description: 'browser keys: the origins allowed' },
@@ -143,6 +151,16 @@ export const ADMIN_SCHEMAS = {
   ApiKeyCreated: obj({ ...apiKey, key: { ...str, description: 'the key itself, shown once' } }),
   ApiKeyList: paged('api_keys', ref('ApiKey')),
   ApiKeyRevoked: obj({ id: str, revoked: literal(true), revoked_at: timestamp }),
+  AuditEntry: obj({
+    id: str,
+    at: timestamp,
+    actor: obj({ type: enumOf('member', 'api_key'), id: str, email: nullable(str) }),
+    action: enumOf(...AUDIT_ACTIONS),
+    target: obj({ type: str, id: nullable(str) }),
+    details: freeObject,
+    address: nullable(str),
+  }),
+  AuditLog: paged('entries', ref('AuditEntry')),
   Report: obj(report),
   ReportList: paged('reports', ref('Report')),
   ReportDetail: obj({

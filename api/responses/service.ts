@@ -1,4 +1,5 @@
 import { RATE_TIERS } from '../../store/projects.js';
+import { ROLES } from '../console/roles.js';
 import { WAITS } from '../waits.js';
 import { type Schema, array, bool, int, literal, num, obj, enumOf, ref, str, timestamp } from './shapes.js';
 
@@ -7,7 +8,7 @@ const check = obj({ status: enumOf('ok', 'down'), latency_ms: int }, { error: st
 const member = obj({
   id: str,
   email: { type: 'string', format: 'email' },
-  role: enumOf('owner', 'member'),
+  role: enumOf(...ROLES),
   has_password: bool,
   created_at: timestamp,
 });
@@ -32,6 +33,20 @@ export const SERVICE_SCHEMAS = {
       remaining: { ...int, description: 'X-RateLimit-Remaining' },
     }),
   }),
+  NameCaps: obj({
+    caps: obj({ event: int, feature: int, page: int, element: int }),
+    established_days: { ...int, description: 'names used in this many days before are never folded' },
+    folded_into: str,
+    days: array(
+      obj({
+        date: str,
+        ...Object.fromEntries(
+          ['event', 'feature', 'page', 'element'].map((k) => [k, obj({ new_names: int, folded_events: int })]),
+        ),
+      }),
+      'today first, then the week before',
+    ),
+  }),
   OpenApiDocument: {
     type: 'object',
     required: ['openapi', 'info', 'paths', 'components'],
@@ -43,7 +58,7 @@ export const SERVICE_SCHEMAS = {
     },
   },
   ConsoleSession: obj({
-    user: obj({ id: str, email: str, role: enumOf('owner', 'member'), has_password: bool }),
+    user: obj({ id: str, email: str, role: enumOf(...ROLES), has_password: bool }),
     project: obj({ id: str, name: str }),
     csrf_token: str,
     via_link: bool,

@@ -12,6 +12,7 @@ import { resessionize } from './resessionize.js';
 import { rebuiltBy } from '../../store/tables.js';
 import { configsOf, eventsOf, keyOf, storeEvents, touchedBy } from './stored-events.js';
 import { asTheirUsers, stitch } from './stitch.js';
+import { capNames } from './name-caps.js';
 import type { HeldChain } from './chain-changes.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 
@@ -45,9 +46,10 @@ export const analyticsSink: PostgresSink<ChainOnWire> = {
     held.validate(partition, from);
     const opened = await openChains(client, messages);
     // Linked anonymous ids' chains become their users', and what was stored of them moves (stitch.ts).
-    const { chains, moved, takenOut, users } = await stitch(client, opened.chains, (projects) =>
-      projectAnalyticsConfigs(client, projects),
-    );
+    const stitched = await stitch(client, opened.chains, (projects) => projectAnalyticsConfigs(client, projects));
+    const { moved, takenOut, users } = stitched;
+    // Names beyond their project's daily caps folded before anything keys a table by them.
+    const chains = await capNames(client, stitched.chains);
     // The stitched users are held by no partition from here: their rows moved under another's feet.
     const forgetting = (remember: Map<string, HeldChain | null>) => {
       for (const user of users) remember.set(user, null);

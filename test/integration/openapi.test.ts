@@ -350,7 +350,12 @@ describe('OpenAPI document', function () {
       api.call('POST', '/console/members/{member_id}/sign-in-link', { headers: session, params: member }),
       201,
     );
+    await expectStatus(
+      api.call('PATCH', '/console/members/{member_id}', { headers: session, params: member, json: { role: 'viewer' } }),
+      200,
+    );
     await expectStatus(api.call('DELETE', '/console/members/{member_id}', { headers: session, params: member }), 200);
+    await expectStatus(api.call('GET', '/audit-log', { key: admin }), 200);
     await expectStatus(api.call('POST', '/console/stream-token', { key: admin }), 403);
     await expectStatus(api.call('POST', '/console/sign-out', { headers: session }), 200);
     const third = await api.call<{ csrf_token: string }>('POST', '/console/sign-in', { json: { email, password } });
