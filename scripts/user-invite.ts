@@ -1,10 +1,11 @@
 /**
- * `npm run user:invite -- --project <name> --email <address> [--role member|owner] [--base-url <url>]`:
+ * `npm run user:invite -- --project <name> --email <address> [--role owner|admin|member|viewer] [--base-url <url>]`:
  * prints a one-time sign-in link (24 h) to the admin console for a person of the project,
  * created when new. Also how a member who forgot their password gets back in.
  */
 import { UsageError, runCli } from '../lib/cli.js';
 import { inviteUser } from '../api/console/accounts.js';
+import { ROLES, type Role } from '../api/console/roles.js';
 import { loadConfig } from '../lib/config.js';
 import { createPool } from '../lib/db.js';
 import { runMigrations } from '../lib/migrate.js';
@@ -12,15 +13,22 @@ import { runMigrations } from '../lib/migrate.js';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const isRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
+
 await runCli(
   {
-    usage: 'npm run user:invite -- --project <name or id> --email <address> [--role member|owner] [--base-url <url>]',
+    usage:
+      'npm run user:invite -- --project <name or id> --email <address> [--role owner|admin|member|viewer] [--base-url <url>]',
     summary:
       'Prints a one-time sign-in link to the admin console (valid 24 h, usable once) for the person with this email in the project, creating them (default role: member) when new.',
     options: {
       project: { type: 'string', arg: 'name', help: "the project's name (as in npm run key:create) or its id" },
       email: { type: 'string', arg: 'address', help: "the person's email address; it signs in to this project only" },
-      role: { type: 'string', arg: 'role', help: 'member (default) or owner; owners also invite and remove members' },
+      role: {
+        type: 'string',
+        arg: 'role',
+        help: 'owner, admin, member (default) or viewer: owners manage members; admins keys, destinations and settings; members jobs and cohorts; viewers read (docs/adr/0083)',
+      },
       'base-url': {
         type: 'string',
         arg: 'url',
@@ -33,7 +41,7 @@ await runCli(
     if (!values.project) throw new UsageError('--project is required');
     if (!values.email) throw new UsageError('--email is required');
     if (!EMAIL.test(values.email)) throw new UsageError(`--email ${values.email} is not an email address`);
-    if (role !== 'member' && role !== 'owner') throw new UsageError(`--role must be member or owner, not ${role}`);
+    if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}, not ${role}`);
     const config = loadConfig();
     const baseUrl =
       values['base-url'] ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
