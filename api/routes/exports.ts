@@ -23,9 +23,11 @@ import {
   formatBatch,
   rawExportQuery,
 } from '../../domain/exports/raw-events.js';
+import { ProjectShare } from '../../domain/exports/project-share.js';
+import { EXPORT_PROJECT_CONNECTIONS } from '../../lib/config.js';
 import { newId } from '../../lib/ids.js';
 import { audit } from '../../store/audit-log.js';
-import { fieldError, notFound } from '../errors.js';
+import { ApiError, fieldError, notFound } from '../errors.js';
 import { stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { SEALED, type SecretBox } from '../../lib/secret-box.js';
@@ -80,7 +82,22 @@ export interface ExportLimits {
   db: Pool;
   /** A reader that takes nothing for this long is dropped (PI_EXPORT_IDLE_MS). */
   idleMs: number;
+  /** Streamed exports of one project at once in this process (PI_EXPORT_PROJECT_CONNECTIONS); the next gets 429. */
+  perProject?: number;
 }
+
+/** Seconds a project at its share of streamed exports is told to wait: a download of a few MB. */
+const EXPORT_RETRY_AFTER_S = 10;
+
+const projectAtShare = (perProject: number) =>
+  new ApiError(
+    429,
+    'rate_limited',
+    `This project already has ${perProject} raw-event exports streaming, the most one project may have at once; ` +
+      `retry once one of them ends (Retry-After: ${EXPORT_RETRY_AFTER_S} s).`,
+    { reason: 'project_exports_running', limit: perProject },
+    { 'Retry-After': String(EXPORT_RETRY_AFTER_S) },
+  );
 
 /**
  * The export as a response body that ends itself (and so frees its connection) when the reader
@@ -91,6 +108,7 @@ function idleDropped(
   chunks: AsyncGenerator<string, void, undefined>,
   idleMs: number,
   response: ServerResponse,
+  onClose: () => void,
 ): Readable {
   let pulledAt = Date.now();
   async function* pulled(): AsyncGenerator<string, void, undefined> {
@@ -110,7 +128,10 @@ function idleDropped(
     Math.min(1000, idleMs / 2),
   );
   watch.unref();
-  body.once('close', () => clearInterval(watch));
+  body.once('close', () => {
+    clearInterval(watch);
+    onClose();
+  });
   return body;
 }
 
@@ -159,6 +180,8 @@ interface WarehouseInput {
 }
 
 export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox): Route[] {
+  // Each project a share of the export pool: one tenant's downloads never take every connection.
+  const streaming = new ProjectShare(exports.perProject ?? EXPORT_PROJECT_CONNECTIONS);
   return [
     defineRoute({
       method: 'GET',
@@ -191,7 +214,10 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
         'text/csv': 'format=csv: a header row, then one row per event (properties as JSON text), CRLF line ends',
         [NDJSON_TYPE]: 'format=ndjson: one ExportedEvent JSON object per line',
       },
-      errors: { 400: 'Invalid parameters' },
+      errors: {
+        400: 'Invalid parameters',
+        429: "Rate limit exceeded, or the project's streamed exports at their share (reason project_exports_running; Retry-After)",
+      },
       async handle(ctx) {
         const format = chooseFormat(
           stringParam(ctx, 'format', EXPORT_FORMATS) as ExportFormat | undefined,
@@ -221,13 +247,22 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
           throw fieldError('event_types', 'invalid_value', 'event names are at most 255 characters.');
         await audit(db, ctx, 'export.events_requested', null, { format, ...range.range, event_types: types });
 
-        const query = rawExportQuery(ctx.state.auth.projectId, range.range, types);
-        const chunks = exportChunks(exports.db, format, query);
-        // The first chunk is read before answering: a failure up to there is a normal error body.
-        const first = await chunks.next();
+        const { projectId } = ctx.state.auth;
+        const release = streaming.take(projectId);
+        if (!release) throw projectAtShare(streaming.perProject);
+        const chunks = exportChunks(exports.db, format, rawExportQuery(projectId, range.range, types));
+        let first: IteratorResult<string, void>;
+        try {
+          // The first chunk is read before answering: a failure up to there is a normal error body.
+          first = await chunks.next();
+        } catch (err) {
+          release();
+          throw err;
+        }
         ctx.type = contentType(format);
         ctx.attachment(exportFileName(format, range.range));
-        ctx.body = idleDropped(continueWith(first.done ? '' : first.value, chunks), exports.idleMs, ctx.res);
+        // The share is held until the body ends, whether read to its end, dropped idle, or abandoned.
+        ctx.body = idleDropped(continueWith(first.done ? '' : first.value, chunks), exports.idleMs, ctx.res, release);
       },
     }),
     defineRoute<WarehouseInput>({
