@@ -181,7 +181,7 @@ interface WarehouseInput {
 
 export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox): Route[] {
   // Each project a share of the export pool: one tenant's downloads never take every connection.
-  const streaming = new ProjectShare(exports.perProject ?? EXPORT_PROJECT_CONNECTIONS);
+  let streaming: ProjectShare | undefined;
   return [
     defineRoute({
       method: 'GET',
@@ -248,6 +248,7 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
         await audit(db, ctx, 'export.events_requested', null, { format, ...range.range, event_types: types });
 
         const { projectId } = ctx.state.auth;
+        streaming ??= new ProjectShare(exports.perProject ?? EXPORT_PROJECT_CONNECTIONS);
         const release = streaming.take(projectId);
         if (!release) throw projectAtShare(streaming.perProject);
         const chunks = exportChunks(exports.db, format, rawExportQuery(projectId, range.range, types));
