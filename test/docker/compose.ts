@@ -2,11 +2,11 @@
  * A Compose client that checks docker-compose.yml on machines without a Docker engine: the
  * `docker compose` plugin when present, else Debian's `docker-compose` (v1.29, which validates the
  * file against the Compose schema and prints it resolved without talking to an engine). Docker's
- * own plugin package is not in Debian, so the Debian one is installed when neither is there, as
- * test/browser/chromium.ts installs Chromium: a fresh machine and CI check the file the same way.
+ * own plugin package is not in Debian, so `npm test` installs the Debian one first when neither is
+ * there (scripts/test-machine.mjs): a fresh machine and CI check the file the same way.
  */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 
@@ -18,15 +18,9 @@ export async function composeClient(): Promise<string[]> {
   const plugin = await run('docker', ['compose', 'version']).catch(() => undefined);
   if (plugin) return ['docker', 'compose'];
   if (!fs.existsSync(DOCKER_COMPOSE_V1)) {
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore', env });
-    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'docker-compose'], {
-      stdio: 'ignore',
-      env,
-    });
-    if (!fs.existsSync(DOCKER_COMPOSE_V1)) {
-      throw new Error(`apt-get installed docker-compose but ${DOCKER_COMPOSE_V1} is missing`);
-    }
+    throw new Error(
+      `neither docker compose nor ${DOCKER_COMPOSE_V1}: run node scripts/test-machine.mjs (npm test runs it first)`,
+    );
   }
   return [DOCKER_COMPOSE_V1];
 }
