@@ -27,20 +27,28 @@ export interface DaySeries {
 
 /** One value per day as a line: a dated x axis, a titled y axis from 0, and hover values. */
 export function dayLine(series: DaySeries): ChartConfiguration<'line'> {
+  return dayLines({ ...series, lines: [{ label: series.what, values: series.values, color: series.color }] });
+}
+
+/**
+ * Several values per day, one line each, on one titled y axis (`what`): a dated x axis, a legend,
+ * and each line's value of the day on hover.
+ */
+export function dayLines(
+  series: Omit<DaySeries, 'values' | 'color'> & { lines: { label: string; values: number[]; color: string }[] },
+): ChartConfiguration<'line'> {
   return {
     type: 'line',
     data: {
       labels: series.days,
-      datasets: [
-        {
-          label: series.what,
-          data: series.values,
-          borderColor: series.color,
-          backgroundColor: `${series.color}22`,
-          pointRadius: 3,
-          pointHoverRadius: 5,
-        },
-      ],
+      datasets: series.lines.map((line) => ({
+        label: line.label,
+        data: line.values,
+        borderColor: line.color,
+        backgroundColor: `${line.color}22`,
+        pointRadius: 3,
+        pointHoverRadius: 5,
+      })),
     },
     options: {
       interaction: { mode: 'index', intersect: false },
@@ -52,11 +60,11 @@ export function dayLine(series: DaySeries): ChartConfiguration<'line'> {
         y: { beginAtZero: true, max: series.max, title: { display: true, text: series.what } },
       },
       plugins: {
-        legend: { display: false },
+        legend: { display: series.lines.length > 1, position: 'bottom' },
         tooltip: {
           callbacks: {
             title: (items) => dayLabel(series.days[items[0]?.dataIndex ?? 0] ?? '', true),
-            label: (item) => `${series.what}: ${series.format(item.parsed.y ?? 0)}`,
+            label: (item) => `${item.dataset.label ?? series.what}: ${series.format(item.parsed.y ?? 0)}`,
           },
         },
       },

@@ -1,9 +1,10 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { ADMIN_ROLES, MEMBER_ROLES, type Role } from './roles';
 
 /** GET /v1/console/session */
 export interface Session {
-  user: { id: string; email: string; role: 'owner' | 'member'; has_password: boolean };
+  user: { id: string; email: string; role: Role; has_password: boolean };
   project: { id: string; name: string };
   csrf_token: string;
   via_link: boolean;
@@ -22,6 +23,12 @@ export const SessionContext = createContext<SessionState>({
   signedIn: () => undefined,
   signedOut: () => undefined,
 });
+
+/** Owners and admins hold the admin scope (settings, keys, destinations): api/console/roles.ts. */
+export const isAdmin = (session: Session): boolean => ADMIN_ROLES.includes(session.user.role);
+
+/** Owners manage the members: invite, remove, change roles, issue sign-in links. */
+export const managesMembers = (session: Session): boolean => MEMBER_ROLES.includes(session.user.role);
 
 export const useSession = () => useContext(SessionContext);
 

@@ -31,7 +31,7 @@ const PAGES: { name: string; url: string; data: string; text?: RegExp }[] = [
   { name: 'features', url: '/console/features', data: 'table tbody th' },
   { name: 'friction', url: '/console/friction', data: 'ol.cards li.point' },
   { name: 'friction trends', url: '/console/friction', data: 'ul.trends li.trend' },
-  { name: 'workflows', url: '/console/workflows', data: 'ol.paths li.path' },
+  { name: 'workflows', url: '/console/workflows', data: 'svg.paths-diagram path.paths-link' },
   { name: 'jobs', url: '/console/jobs', data: 'ul.jobs li.card', text: /Completed\s*[1-9]/ },
   { name: 'event context', url: '/console/context?event=feature_used&date_range=last_7_days', data: 'canvas' },
 ];

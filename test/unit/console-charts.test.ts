@@ -41,7 +41,7 @@ describe('console charts over days', () => {
     );
     const { title, label } = options.plugins.tooltip.callbacks;
     assert.equal(title([{ dataIndex: 2 }]), 'Dec 3, 2026');
-    assert.equal(label({ parsed: { y: 12 } }), 'Users: 12');
+    assert.equal(label({ parsed: { y: 12 }, dataset: { label: 'Users' } }), 'Users: 12');
   });
 
   it('a sparkline dates its first and last day and labels its scale with the value format', () => {
@@ -52,6 +52,6 @@ describe('console charts over days', () => {
     );
     assert.equal(options.scales.y.ticks.callback(0.5), '0.50');
     assert.equal(options.scales.y.max, 1);
-    assert.equal(options.plugins.tooltip.callbacks.label({ parsed: { y: 0.25 } }), 'Friction Index: 0.25');
+    assert.equal(options.plugins.tooltip.callbacks.label({ parsed: { y: 0.25 }, dataset: { label: 'Friction Index' } }), 'Friction Index: 0.25');
   });
 });

@@ -4,6 +4,7 @@ import { ApiFailure } from '../api';
 import { ChartView } from '../components/chart';
 import { CoveredDays, DateRangePicker } from '../components/date-range';
 import { QueryForm } from '../components/form';
+import { Explain } from '../components/explain';
 import { EmptyState } from '../components/send-events';
 import { ErrorNotice, Facts, Loading, Page, Section } from '../components/ui';
 import { count, num, percent } from '../format';
@@ -13,6 +14,7 @@ interface ContextSplit {
   count: number;
   success_rate: number;
   friction_index: number;
+  contextual_success_rate?: number;
   common_issues?: string[];
 }
 
@@ -153,8 +155,15 @@ function Split({ title, split }: { title: string; split: ContextSplit }) {
       <Facts
         items={[
           ['Occurrences', count(split.count)],
-          ['Success rate', split.count > 0 ? percent(split.success_rate) : '– (no occurrences)'],
-          ['Friction Index', split.count > 0 ? num(split.friction_index) : '–'],
+          [
+            <Explain term="success_rate">Success rate</Explain>,
+            split.count > 0 ? percent(split.success_rate) : '– (no occurrences)',
+          ],
+          [<Explain term="friction_index">Friction Index</Explain>, split.count > 0 ? num(split.friction_index) : '–'],
+          split.contextual_success_rate !== undefined && [
+            <Explain term="contextual_success_rate">Contextual success rate</Explain>,
+            split.count > 0 ? percent(split.contextual_success_rate) : '–',
+          ],
           !!split.common_issues && [
             'Common issues',
             split.common_issues.length > 0 ? split.common_issues.join(', ') : 'none',

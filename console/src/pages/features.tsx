@@ -1,13 +1,17 @@
-import type { ChartConfiguration, Plugin } from 'chart.js';
 import { useMemo, useState } from 'preact/hooks';
+import { dayLabel, dayLines } from '../charts';
 import { ChartView, SERIES } from '../components/chart';
 import { CoveredDays, DateRangePicker } from '../components/date-range';
 import { QueryForm } from '../components/form';
 import { EmptyState } from '../components/send-events';
 import { type Column, DataTable } from '../components/table';
+import { Explain } from '../components/explain';
 import { ErrorNotice, Facts, Page, Section, WhenLoaded } from '../components/ui';
 import { count, num, percent, words } from '../format';
 import { useApi, useDateRange, useQueryParam } from '../hooks';
+import { DEFAULT_QUADRANT } from '../rules';
+import { QUADRANTS, scatter, threshold } from '../scatter';
+import { isAdmin, useSignedIn } from '../session';
 
 interface Feature {
   name: string;
@@ -26,93 +30,28 @@ interface FeatureDetail {
   usage_patterns: { first_week_vr: number; month_2_plus_vr: number; avg_days_to_discovery: number };
   discovery_methods: Record<string, number>;
   segmented_usage: { segment: string; visibility_rate: number; engagement_conversion: number }[];
+  /** Every day of the range, oldest first; absent from services older than the field. */
+  usage_over_time?: FeatureDay[];
 }
 
-export const QUADRANTS: Record<string, string> = {
-  high_visibility_high_usage: 'Seen and used',
-  high_visibility_low_usage: 'Seen, rarely used',
-  low_visibility_high_usage: 'Hidden, used when found',
-  low_visibility_low_usage: 'Hidden and unused',
-};
-
-/**
- * Writes each feature's name beside its point, so the chart reads without hovering; features on
- * the same spot share one label ("a, b +2").
- */
-const pointLabels: Plugin<'scatter'> = {
-  id: 'pointLabels',
-  afterDatasetsDraw(chart) {
-    const spots = new Map<string, { x: number; y: number; names: string[] }>();
-    chart.data.datasets.forEach((dataset, i) => {
-      chart.getDatasetMeta(i).data.forEach((point, j) => {
-        const name = (dataset.data[j] as { label?: string } | undefined)?.label;
-        if (!name) return;
-        const key = `${Math.round(point.x / 4)}:${Math.round(point.y / 4)}`;
-        const spot = spots.get(key) ?? { x: point.x, y: point.y, names: [] };
-        spot.names.push(name);
-        spots.set(key, spot);
-      });
-    });
-    const { ctx } = chart;
-    ctx.save();
-    ctx.font = '12px system-ui, sans-serif';
-    ctx.fillStyle = '#1f2937';
-    for (const { x, y, names } of spots.values()) {
-      const text = names.length > 2 ? `${names.slice(0, 2).join(', ')} +${names.length - 2}` : names.join(', ');
-      const width = ctx.measureText(text).width;
-      // Near the right edge the label goes to the left of its point.
-      const left = x + 10 + width > chart.chartArea.right + 20 ? x - 10 - width : x + 10;
-      ctx.fillText(text, left, y - 6);
-    }
-    ctx.restore();
-  },
-};
-
-function scatter(features: Feature[]): ChartConfiguration<'scatter'> {
-  return {
-    type: 'scatter',
-    data: {
-      datasets: Object.entries(QUADRANTS).map(([quadrant, label], i) => ({
-        label,
-        data: features
-          .filter((f) => f.quadrant === quadrant)
-          .map((f) => ({ x: f.visibility_rate * 100, y: f.engagement_conversion * 100, label: f.name })),
-        backgroundColor: SERIES[i]!.color,
-        borderColor: SERIES[i]!.color,
-        pointStyle: SERIES[i]!.shape,
-        pointRadius: 7,
-        pointHoverRadius: 9,
-      })),
-    },
-    options: {
-      layout: { padding: { right: 24, top: 18 } },
-      scales: {
-        x: { min: 0, max: 100, title: { display: true, text: 'Visibility rate (% of sessions that showed it)' } },
-        y: { min: 0, max: 100, title: { display: true, text: 'Engagement (% of viewers who used it)' } },
-      },
-      plugins: {
-        legend: { position: 'bottom', labels: { usePointStyle: true } },
-        tooltip: {
-          callbacks: {
-            label: (item) => {
-              const p = item.raw as { x: number; y: number; label: string };
-              return `${p.label}: VR ${p.x.toFixed(1)} %, EC ${p.y.toFixed(1)} %`;
-            },
-          },
-        },
-      },
-    },
-    plugins: [pointLabels],
-  };
+interface FeatureDay {
+  date: string;
+  users_saw: number;
+  users_used: number;
+  impressions: number;
+  uses: number;
 }
 
 const COLUMNS: Column[] = [
   'Feature',
   'Quadrant',
-  { label: <abbr title="Visibility rate">VR</abbr>, num: true },
-  { label: <abbr title="Engagement conversion">EC</abbr>, num: true },
-  { label: <abbr title="Discovery gap score">DGS</abbr>, num: true },
-  ...['Users saw', 'Users used', 'Days to discovery', 'Seen in empty state'].map((label) => ({ label, num: true })),
+  { label: <Explain term="visibility_rate">VR</Explain>, num: true },
+  { label: <Explain term="engagement_conversion">EC</Explain>, num: true },
+  { label: <Explain term="discovery_gap_score">DGS</Explain>, num: true },
+  { label: 'Users saw', num: true },
+  { label: 'Users used', num: true },
+  { label: <Explain term="days_to_discovery">Days to discovery</Explain>, num: true },
+  { label: 'Seen in empty state', num: true },
 ];
 
 export function Features() {
@@ -130,7 +69,27 @@ export function Features() {
       ),
     [loaded.data],
   );
-  const chart = useMemo(() => scatter(features), [features]);
+  // The thresholds the API classified with: the project's (admins may read the settings), else the default the quadrants agree with.
+  const settings = useApi<{ effective: { quadrant: { visibilityRate: number; engagementConversion: number } } }>(
+    isAdmin(useSignedIn()) ? '/settings/analytics' : null,
+  );
+  const configured = settings.data?.effective.quadrant;
+  const [vr, ec] = useMemo(
+    () => [
+      threshold(
+        features.map((f) => ({ value: f.visibility_rate, high: f.quadrant.startsWith('high_visibility') })),
+        configured?.visibilityRate,
+        DEFAULT_QUADRANT.visibilityRate,
+      ),
+      threshold(
+        features.map((f) => ({ value: f.engagement_conversion, high: f.quadrant.endsWith('high_usage') })),
+        configured?.engagementConversion,
+        DEFAULT_QUADRANT.engagementConversion,
+      ),
+    ],
+    [features, configured],
+  );
+  const chart = useMemo(() => scatter(features, vr, ec, SERIES), [features, vr, ec]);
   return (
     <Page
       title="Features"
@@ -172,8 +131,12 @@ export function Features() {
                 <ChartView
                   size="large"
                   config={chart}
-                  label={`Scatter chart of ${features.length} features by visibility rate and engagement; the table below lists the same numbers.`}
+                  label={`Scatter chart of ${features.length} features by visibility rate and engagement, with the quadrant thresholds at ${percent(vr.value)} visibility and ${percent(ec.value)} engagement; the table below lists the same numbers.`}
                 />
+                <p class="muted chart-note">
+                  Dashed lines: the quadrant thresholds ({thresholdSource(vr.source)}); a feature at or above a line is
+                  high on it. Names that would overlap are left out: hover or tap a point for its name and values.
+                </p>
               </Section>
               <Section class="card" title="Features by discovery gap">
                 <DataTable label="Features" columns={COLUMNS}>
@@ -210,16 +173,69 @@ export function Features() {
   );
 }
 
+/** The users who saw and who used the feature, per day. */
+function usageChart(days: FeatureDay[]) {
+  return dayLines({
+    days: days.map((d) => d.date),
+    what: 'Users',
+    format: (value) => count(value),
+    lines: [
+      { label: 'Users who saw it', values: days.map((d) => d.users_saw), color: SERIES[2].color },
+      { label: 'Users who used it', values: days.map((d) => d.users_used), color: SERIES[0].color },
+    ],
+  });
+}
+
+function thresholdSource(source: 'project' | 'default' | 'inferred'): string {
+  return source === 'project'
+    ? "this project's settings"
+    : source === 'default'
+      ? "the service's defaults, which every feature's quadrant agrees with"
+      : "this project's own, drawn between the features its quadrants put on either side";
+}
+
 function FeatureDetailPanel({ name, query }: { name: string; query: string }) {
   const { data, error, loading } = useApi<FeatureDetail>(`/analytics/features/${encodeURIComponent(name)}?${query}`);
+  const days = data?.usage_over_time;
+  const chart = useMemo(() => days && usageChart(days), [days]);
   return (
     <section class="card" aria-labelledby="feature-detail" aria-busy={loading}>
       <h2 id="feature-detail">{name}</h2>
       <ErrorNotice error={error} />
+      {data && days && chart && (
+        <div class="usage-over-time">
+          <h3>Usage over time</h3>
+          <ChartView
+            size="medium"
+            config={chart}
+            label={`Line chart of the users who saw and who used ${name} on each of ${days.length} days; the table below lists the same numbers.`}
+          />
+          <details>
+            <summary>Daily numbers</summary>
+            <DataTable
+              label={`${name} by day`}
+              columns={[
+                'Day',
+                ...['Users saw', 'Users used', 'Impressions', 'Uses'].map((label) => ({ label, num: true })),
+              ]}
+            >
+              {days.map((d) => (
+                <tr key={d.date}>
+                  <th scope="row">{dayLabel(d.date, true)}</th>
+                  <td class="num">{count(d.users_saw)}</td>
+                  <td class="num">{count(d.users_used)}</td>
+                  <td class="num">{count(d.impressions)}</td>
+                  <td class="num">{count(d.uses)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </details>
+        </div>
+      )}
       {data && (
         <div class="grid">
           <div>
-            <h3>Usage over time</h3>
+            <h3>By user tenure</h3>
             <Facts
               items={[
                 ["VR in users' first week", percent(data.usage_patterns.first_week_vr)],

@@ -4,6 +4,7 @@ import { daySparkline } from '../charts';
 import { ChartView } from '../components/chart';
 import { CoveredDays, DateRangePicker } from '../components/date-range';
 import { type FrictionAlert, useFrictionAlerts } from '../components/live-alerts';
+import { Explain } from '../components/explain';
 import { EmptyState } from '../components/send-events';
 import { Badge, Bar, Facts, Page, Section, ToggleButton, WhenLoaded } from '../components/ui';
 import { count, duration, num, when } from '../format';
@@ -106,7 +107,8 @@ export function Friction() {
                           {p.element === null && <span class="muted"> (whole page)</span>}
                         </h3>
                         <p class="index">
-                          Friction Index <strong>{num(p.friction_index)}</strong>{' '}
+                          <Explain term="friction_index">Friction Index</Explain>{' '}
+                          <strong>{num(p.friction_index)}</strong>{' '}
                           <Bar value={p.friction_index} tone={tone(p.friction_index)} />
                         </p>
                         <PointSignals point={p} />

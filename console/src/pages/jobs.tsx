@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useAction, useSubmit } from '../actions';
 import { api } from '../api';
+import { Explain } from '../components/explain';
 import { Field, FormActions, choices } from '../components/form';
 import { Badge, DeleteButton, ErrorNotice, Facts, Page, ToggleButton, WhenLoaded } from '../components/ui';
 import { count, duration, num, percent, when, words } from '../format';
@@ -129,7 +130,7 @@ function JobCard({ job: j, onEdit, onChanged }: { job: JobListItem; onEdit: () =
       <Facts
         kind="signals"
         items={[
-          ['Completion', percent(j.metrics.completion_rate)],
+          [<Explain term="completion_rate_job">Completion</Explain>, percent(j.metrics.completion_rate)],
           ['Targeted', count(j.metrics.users_targeted)],
           ['Completed', count(j.metrics.users_completed)],
         ]}

@@ -1,11 +1,16 @@
 import type { ChartConfiguration } from 'chart.js';
 import { useMemo, useState } from 'preact/hooks';
 import { ChartView } from '../components/chart';
+import { Explain } from '../components/explain';
 import { QueryForm } from '../components/form';
+import { PathsDiagram } from '../components/paths-diagram';
 import { EmptyState } from '../components/send-events';
-import { Facts, Page, Section, ToggleButton, WhenLoaded } from '../components/ui';
+import { ACTIONS, type Column, DataTable } from '../components/table';
+import { Page, Section, WhenLoaded } from '../components/ui';
+import { efficiencyWords } from '../explain';
 import { count, duration, num, percent } from '../format';
 import { useApi, useQueryParam } from '../hooks';
+import { START, isFolded } from '../paths';
 
 interface Workflow {
   workflow_id: string;
@@ -82,23 +87,7 @@ export function Workflows() {
               </p>
             </EmptyState>
           ) : (
-            byGoal.map(([g, workflows]) => (
-              <Section
-                key={g}
-                class="card"
-                title={
-                  <>
-                    Paths to <code>{g}</code>
-                  </>
-                }
-              >
-                <ol class="paths">
-                  {workflows.map((w) => (
-                    <WorkflowItem key={w.workflow_id} workflow={w} />
-                  ))}
-                </ol>
-              </Section>
-            ))
+            byGoal.map(([g, workflows]) => <GoalPaths key={g} goal={g} workflows={workflows} />)
           )
         }
       </WhenLoaded>
@@ -106,30 +95,74 @@ export function Workflows() {
   );
 }
 
-function WorkflowItem({ workflow: w }: { workflow: Workflow }) {
-  const [open, setOpen] = useState(false);
+const COLUMNS: Column[] = [
+  'Path',
+  { label: 'Completions', num: true },
+  { label: <Explain term="frequency">Frequency</Explain>, num: true },
+  { label: <Explain term="user_share">Users</Explain>, num: true },
+  { label: <Explain term="completion_rate">Completion rate</Explain>, num: true },
+  { label: <Explain term="avg_time">Avg time</Explain>, num: true },
+  { label: <Explain term="efficiency_score">Efficiency</Explain>, num: true },
+  ACTIONS,
+];
+
+/** One goal: its paths as a diagram, every path's numbers in a table, and a path's step friction on demand. */
+function GoalPaths({ goal, workflows }: { goal: string; workflows: Workflow[] }) {
+  const [open, setOpen] = useState<Workflow>();
   return (
-    <li class="path">
-      <ol class="steps" aria-label={`Path of ${w.path.length} steps`}>
-        {w.path.map((step, i) => (
-          <li key={`${i}-${step}`} class="step">
-            {step}
-          </li>
+    <Section
+      class="card"
+      title={
+        <>
+          Paths to <code>{goal}</code>
+        </>
+      }
+    >
+      <PathsDiagram goal={goal} workflows={workflows} />
+      <DataTable label={`Paths to ${goal}`} columns={COLUMNS}>
+        {workflows.map((w) => (
+          <tr key={w.workflow_id}>
+            <th scope="row" class="path-steps">
+              {isFolded(w.path) ? (
+                <span class="muted">Other (paths taken fewer than 2 times)</span>
+              ) : w.path.length === 0 ? (
+                <span class="muted">{START}</span>
+              ) : (
+                w.path.join(' → ')
+              )}
+            </th>
+            <td class="num">{count(w.occurrences)}</td>
+            <td class="num">{percent(w.frequency)}</td>
+            <td class="num">
+              {count(w.users)} ({percent(w.user_share)})
+            </td>
+            <td class="num">{percent(w.completion_rate)}</td>
+            <td class="num">{duration(w.avg_time)}</td>
+            <td class="num">
+              {num(w.efficiency_score)} <span class="muted">({efficiencyWords(w.efficiency_score)})</span>
+            </td>
+            <td>
+              {!isFolded(w.path) && (
+                <button
+                  type="button"
+                  class="button button--quiet"
+                  aria-expanded={open?.workflow_id === w.workflow_id}
+                  onClick={() => setOpen(open?.workflow_id === w.workflow_id ? undefined : w)}
+                >
+                  Step friction
+                </button>
+              )}
+            </td>
+          </tr>
         ))}
-      </ol>
-      <Facts
-        kind="signals"
-        items={[
-          ['Frequency', percent(w.frequency)],
-          ['Completion', percent(w.completion_rate)],
-          ['Avg time', duration(w.avg_time)],
-          ['Efficiency', num(w.efficiency_score)],
-          ['Users', `${count(w.users)} (${percent(w.user_share)})`],
-        ]}
-      />
-      <ToggleButton open={open} set={setOpen} show="Step friction" hide="Hide step friction" />
-      {open && <StepFriction id={w.workflow_id} />}
-    </li>
+      </DataTable>
+      {open && (
+        <div class="step-friction">
+          <h3>Step friction of {open.path.join(' → ') || START}</h3>
+          <StepFriction id={open.workflow_id} />
+        </div>
+      )}
+    </Section>
   );
 }
 
@@ -170,13 +203,14 @@ function StepFriction({ id }: { id: string }) {
           <div class="efficiency">
             <p>
               Shortest successful path: {data.optimal_steps} {data.optimal_steps === 1 ? 'step' : 'steps'}; users take{' '}
-              {num(data.actual_avg_steps)} on average (efficiency {num(data.efficiency_score)}).
+              {num(data.actual_avg_steps)} on average (<Explain term="efficiency_score">efficiency</Explain>{' '}
+              {num(data.efficiency_score)}: {efficiencyWords(data.efficiency_score)}).
             </p>
             <ChartView size="medium" config={chart} label={`Friction Index per step of the path; listed below.`} />
             <ul>
               {data.friction_points.map((p, i) => (
                 <li key={`${i}-${p.step}`}>
-                  <strong>{p.step}</strong>: FI {num(p.friction_index)}
+                  <strong>{p.step}</strong>: <Explain term="friction_index">FI</Explain> {num(p.friction_index)}
                   {p.common_issues.length > 0 && <> — {p.common_issues.join(', ')}</>}
                 </li>
               ))}
