@@ -68,6 +68,45 @@ export async function featureTotals(
   return rows;
 }
 
+/** One UTC day of a feature's usage (the detail's usage_over_time). */
+export interface FeatureDay {
+  date: string;
+  users_saw: number;
+  users_used: number;
+  impressions: number;
+  uses: number;
+}
+
+/**
+ * A feature's usage per UTC day of the range, every day (zeros where nothing happened), from the
+ * answer tables: impressions and uses from feature_daily; distinct users from feature_reach, where
+ * a user active on a day has exactly one edge on that day (its previous day is always earlier).
+ */
+export async function featureDays(
+  db: Pool,
+  projectId: string,
+  range: { start: string; end: string },
+  feature: string,
+): Promise<FeatureDay[]> {
+  const { rows } = await db.query<FeatureDay>(
+    `with days as (select d::date as day from generate_series($2::date, $3::date, interval '1 day') d),
+     reach as (
+       select day, (sum(users) filter (where kind = 'seen'))::int as users_saw,
+              (sum(users) filter (where kind = 'used'))::int as users_used
+       from feature_reach where project_id = $1 and feature = $4 and day between $2 and $3 group by day
+     )
+     select to_char(days.day, 'YYYY-MM-DD') as date, coalesce(r.users_saw, 0) as users_saw,
+            coalesce(r.users_used, 0) as users_used, coalesce(f.impressions, 0) as impressions,
+            coalesce(f.uses, 0) as uses
+     from days
+     left join reach r using (day)
+     left join feature_daily f on f.project_id = $1 and f.feature = $4 and f.day = days.day
+     order by days.day`,
+    [projectId, range.start, range.end, feature],
+  );
+  return rows;
+}
+
 /**
  * The totals per value of user property `key` (the given values, or its first 50 values when
  * null): from the segment answer tables when `key` is one of the project's segment properties,

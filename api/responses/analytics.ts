@@ -9,6 +9,7 @@ import {
   numbers,
   obj,
   enumOf,
+  pageMembers,
   ratio,
   ref,
   str,
@@ -69,9 +70,7 @@ export const ANALYTICS_SCHEMAS = {
   ),
   FeatureList: obj({
     features: array(ref('FeatureUsage')),
-    total: int,
-    page: int,
-    per_page: int,
+    ...pageMembers(),
     date_range: ref('DateRange'),
   }),
   FeatureDetail: obj({
@@ -85,6 +84,16 @@ export const ANALYTICS_SCHEMAS = {
       documentation: ratio,
     }),
     segmented_usage: array(obj({ segment: str, visibility_rate: ratio, engagement_conversion: ratio })),
+    usage_over_time: array(
+      obj({
+        date,
+        users_saw: { ...int, description: 'distinct users with an impression or a use that day' },
+        users_used: { ...int, description: 'distinct users with a use that day' },
+        impressions: int,
+        uses: int,
+      }),
+      'every UTC day of date_range, oldest first (days without activity hold zeros)',
+    ),
     date_range: ref('DateRange'),
   }),
   Workflow: obj({
@@ -100,7 +109,7 @@ export const ANALYTICS_SCHEMAS = {
     user_share: ratio,
   }),
   WorkflowList: obj(
-    { workflows: array(ref('Workflow')), total: int, page: int, per_page: int },
+    { workflows: array(ref('Workflow')), ...pageMembers() },
     {
       ...window,
       status: {
@@ -124,6 +133,7 @@ export const ANALYTICS_SCHEMAS = {
   BehaviouralCohort: obj(cohortFields),
   BehaviouralCohortList: obj({
     cohorts: array(ref('BehaviouralCohort')),
+    ...pageMembers(),
     computed_at: nullable(timestamp),
     users_clustered: int,
     users_excluded: int,
@@ -178,9 +188,7 @@ export const ANALYTICS_SCHEMAS = {
       additionalProperties: num,
       description: 'the behaviour the user was clustered on',
     }),
-    total: int,
-    page: int,
-    per_page: int,
+    ...pageMembers(),
   }),
   FrictionPoint: obj({
     page: str,
@@ -192,9 +200,7 @@ export const ANALYTICS_SCHEMAS = {
   }),
   FrictionList: obj({
     friction_points: array(ref('FrictionPoint')),
-    total: int,
-    page_number: int,
-    per_page: int,
+    ...pageMembers(false),
     date_range: ref('DateRange'),
   }),
   FrictionTrend: obj(
@@ -209,9 +215,7 @@ export const ANALYTICS_SCHEMAS = {
   ),
   FrictionTrends: obj({
     trends: array(ref('FrictionTrend')),
-    total: int,
-    page_number: int,
-    per_page: int,
+    ...pageMembers(false),
     date_range: ref('DateRange'),
   }),
   EventContext: obj({

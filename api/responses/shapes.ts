@@ -41,6 +41,17 @@ export const strings: Schema = array(str);
 export const numbers: Schema = { type: 'object', additionalProperties: num };
 export const freeObject: Schema = { type: 'object', description: 'free key/value pairs' };
 
-/** A page of a listing: `{ [key]: items, total, page, per_page }` (api/query.ts paging). */
-export const paged = (key: string, item: Schema): Schema =>
-  obj({ [key]: array(item), total: int, page: int, per_page: int });
+/**
+ * The paging members of a list answer (api/query.ts pageFields): `page` only where it is the older
+ * name of `page_number` (not on the friction routes, where `page` is a page of the product).
+ */
+export const pageMembers = (alias = true): Record<string, Schema> => ({
+  total: { ...int, description: 'items matching, on every page' },
+  page_number: int,
+  ...(alias ? { page: { ...int, description: 'older name of page_number' } } : {}),
+  per_page: int,
+  next: { ...nullable(int), description: 'the next page_number, null on the last page' },
+});
+
+/** A page of a listing: `{ [key]: items, total, page_number, page, per_page, next }`. */
+export const paged = (key: string, item: Schema): Schema => obj({ [key]: array(item), ...pageMembers() });

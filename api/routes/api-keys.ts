@@ -4,7 +4,7 @@ import { type Pool, inTransaction } from '../../lib/db.js';
 import { outlastLeases } from '../../lib/lease.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface KeyRow {
@@ -56,7 +56,11 @@ export function apiKeyRoutes(db: Pool): Route[] {
       summary: "List the project's API keys (never the keys themselves), with who made each",
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, schema: 'ApiKeyList', description: '{ api_keys, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'ApiKeyList',
+        description: '{ api_keys, total, page_number, page, per_page, next }',
+      },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -66,7 +70,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
           [projectId],
           paged,
         );
-        ctx.body = { api_keys: rows.map(present), total, page: paged.page, per_page: paged.perPage };
+        ctx.body = { api_keys: rows.map(present), ...pageFields(paged, total) };
       },
     }),
     defineRoute<{ name?: string; scopes: Scope[]; allowed_origins?: string[] | null }>({

@@ -2,7 +2,7 @@ import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditRow, auditWhere } from '../../s
 import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import { fieldError } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 
 // bigint: read as a number here (lib/db.ts), answered as a string like every id.
@@ -50,7 +50,11 @@ export function auditLogRoutes(db: Pool): Route[] {
         { name: 'start', description: 'YYYY-MM-DD with date_range=custom', schema: { type: 'string', format: 'date' } },
         { name: 'end', description: 'YYYY-MM-DD with date_range=custom', schema: { type: 'string', format: 'date' } },
       ],
-      success: { status: 200, schema: 'AuditLog', description: '{ entries, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'AuditLog',
+        description: '{ entries, total, page_number, page, per_page, next }',
+      },
       errors: { 400: 'Invalid parameters' },
       async handle(ctx) {
         const paged = paging(ctx);
@@ -81,7 +85,7 @@ export function auditLogRoutes(db: Pool): Route[] {
           params,
           paged,
         );
-        ctx.body = { entries: rows.map(present), total, page: paged.page, per_page: paged.perPage };
+        ctx.body = { entries: rows.map(present), ...pageFields(paged, total) };
       },
     }),
   ];

@@ -4,6 +4,7 @@ import type { DateRange } from '../../domain/date-range.js';
 import { round } from '../../domain/metrics.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { eachMemberChunk, projectUsers } from '../../store/behavioural-facts.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 import {
@@ -156,25 +157,34 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
       tag: 'Analytics',
       summary: 'Behavioural cohorts: users clustered by behaviour, largest first',
       scope: 'analytics:read',
+      query: PAGING_PARAMS,
       refuses: { date_range: CLUSTERING_HAS_NO_WINDOW },
       success: {
         status: 200,
         schema: 'BehaviouralCohortList',
-        description: '{ cohorts, computed_at, users_clustered, users_excluded }',
+        description:
+          '{ cohorts, total, page_number, page, per_page, next, computed_at, users_clustered, users_excluded }',
       },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
-        const [{ rows }, run] = await Promise.all([
-          db.query<BehaviouralRow>(
-            `select ${COHORT_ROWS.columns} from ${COHORT_ROWS.from}
-             where ${COHORT_ROWS.visible} and c.project_id = $1 and c.type = 'behavioral'
-             order by b.size desc, c.cohort_id`,
+        const paged = paging(ctx);
+        const [{ rows, total }, run] = await Promise.all([
+          pageOf<BehaviouralRow>(
+            db,
+            {
+              columns: COHORT_ROWS.columns,
+              from: COHORT_ROWS.from,
+              where: `${COHORT_ROWS.visible} and c.project_id = $1 and c.type = 'behavioral'`,
+              order: 'b.size desc, c.cohort_id',
+            },
             [projectId],
+            paged,
           ),
           lastRun(db, projectId),
         ]);
         ctx.body = {
           cohorts: rows.map((r) => presentCohort(r, r.size)),
+          ...pageFields(paged, total),
           computed_at: run?.computed_at.toISOString() ?? null,
           users_clustered: run?.users_clustered ?? 0,
           users_excluded: run?.users_excluded ?? 0,

@@ -3,7 +3,7 @@ import { round } from '../../domain/metrics.js';
 import type { Pool } from '../../lib/db.js';
 import type { Scope } from '../../store/api-keys.js';
 import { notFound } from '../errors.js';
-import { PAGING_PARAMS, type Paging, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, type Paging, pageFields, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 /**
@@ -156,7 +156,11 @@ export function cohortUsersRoute(db: Pool, at: { path: string; tag: string; scop
         'date_range does not apply to a member list: it lists the members as they are now. ' +
         'GET /analytics/cohorts/{id}?date_range=… counts the members with a session in a range.',
     },
-    success: { status: 200, schema: 'CohortUsers', description: '{ cohort_id, type, users, total, page, per_page }' },
+    success: {
+      status: 200,
+      schema: 'CohortUsers',
+      description: '{ cohort_id, type, users, total, page_number, page, per_page, next }',
+    },
     errors: { 404: 'No such cohort in this project' },
     async handle(ctx) {
       const paged = paging(ctx);
@@ -170,9 +174,7 @@ export function cohortUsersRoute(db: Pool, at: { path: string; tag: string; scop
         cohort_id: cohort.cohort_id,
         type: cohort.type,
         users,
-        total,
-        page: paged.page,
-        per_page: paged.perPage,
+        ...pageFields(paged, total),
       };
     },
   });

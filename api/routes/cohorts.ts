@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { COHORT_MEMBERSHIP_PASS } from '../../store/cohort-membership.js';
 import { lockProjectPass } from '../../store/locks.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import {
   COHORT_ROWS,
@@ -70,7 +70,11 @@ export function cohortRoutes(db: Pool): Route[] {
         ...PAGING_PARAMS,
         { name: 'type', description: 'only cohorts of this type', schema: { type: 'string', enum: COHORT_TYPES } },
       ],
-      success: { status: 200, schema: 'CohortList', description: '{ cohorts, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'CohortList',
+        description: '{ cohorts, total, page_number, page, per_page, next }',
+      },
       async handle(ctx) {
         const paged = paging(ctx);
         const type = stringParam(ctx, 'type', COHORT_TYPES);
@@ -87,7 +91,7 @@ export function cohortRoutes(db: Pool): Route[] {
           paged,
         );
         const cohorts = await Promise.all(rows.map(async (r) => presentCohort(r, await sizeOf(db, projectId, r))));
-        ctx.body = { cohorts, total, page: paged.page, per_page: paged.perPage };
+        ctx.body = { cohorts, ...pageFields(paged, total) };
       },
     }),
     defineRoute({

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { featureTotals, metricsOf, segmentTotals } from '../../store/feature-usage.js';
+import { featureDays, featureTotals, metricsOf, segmentTotals } from '../../store/feature-usage.js';
 import { quadrant, round, visibilityRate } from '../../domain/metrics.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
 import { notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOfList, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOfList, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 export function featureRoutes(db: Pool): Route[] {
@@ -30,7 +30,11 @@ export function featureRoutes(db: Pool): Route[] {
         },
         ...PAGING_PARAMS,
       ],
-      success: { status: 200, schema: 'FeatureList', description: '{ features, total, page, per_page, date_range }' },
+      success: {
+        status: 200,
+        schema: 'FeatureList',
+        description: '{ features, total, page_number, page, per_page, next, date_range }: by name',
+      },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = dateRange(ctx);
@@ -75,9 +79,7 @@ export function featureRoutes(db: Pool): Route[] {
                 : {}),
             };
           }),
-          total,
-          page: paged.page,
-          per_page: paged.perPage,
+          ...pageFields(paged, total),
           date_range: range,
         };
       },
@@ -86,7 +88,7 @@ export function featureRoutes(db: Pool): Route[] {
       method: 'GET',
       path: '/analytics/features/:feature_name',
       tag: 'Analytics',
-      summary: 'One feature: metrics, usage by user tenure, how users discovered it, usage by segment',
+      summary: 'One feature: metrics, usage by user tenure, how users discovered it, usage by segment and by day',
       scope: 'analytics:read',
       query: [
         ...DATE_RANGE_PARAMS,
@@ -96,7 +98,11 @@ export function featureRoutes(db: Pool): Route[] {
           schema: { type: 'string' },
         },
       ],
-      success: { status: 200, schema: 'FeatureDetail', description: 'Feature detail' },
+      success: {
+        status: 200,
+        schema: 'FeatureDetail',
+        description: 'Feature detail, with usage_over_time: one row per day',
+      },
       errors: { 404: 'The feature was never seen in this project' },
       async handle(ctx) {
         ctx.body = await featureDetail(db, ctx);
@@ -173,6 +179,7 @@ async function featureDetail(db: Pool, ctx: Context) {
       documentation: share('documentation'),
     },
     segmented_usage: segmented,
+    usage_over_time: await featureDays(db, projectId, range, name),
     date_range: range,
   };
 }

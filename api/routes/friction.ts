@@ -17,7 +17,7 @@ import { type ElementRow, type PageRow, recommendedActions } from '../../domain/
 import { elementTotals, pageTotals } from '../../store/friction-points.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { fieldError } from '../errors.js';
-import { numberParam, pageOfList, paging, pagingParams, stringParam } from '../query.js';
+import { type ListPaging, numberParam, pageFields, pageOfList, paging, pagingParams, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 import { MAX_GOAL_LENGTH } from './workflows.js';
 import { byCodePoint } from '../../domain/time.js';
@@ -47,6 +47,13 @@ function trendParams(ctx: Context): { by?: 'workflow' | 'page'; goal?: string; w
 }
 
 type Trend = WorkflowTrend & { workflow: string };
+
+/**
+ * `page` names a page of the product on these routes (the spec's filter of friction points), so
+ * their page number is `page_number` alone. A trend carries a day per day of the range: fewer fit.
+ */
+const POINTS_PAGING: Partial<ListPaging> = { pageAlias: false };
+const TRENDS_PAGING: Partial<ListPaging> = { pageAlias: false, cap: 200 };
 
 /** friction_page_daily rows of the date range, of `pages` or of every page. */
 async function pageDays(db: Pool, projectId: string, range: DateRange, pages: string[] | null): Promise<PageDay[]> {
@@ -83,12 +90,12 @@ export function frictionRoutes(db: Pool): Route[] {
           schema: { type: 'boolean', default: false },
         },
         ...DATE_RANGE_PARAMS,
-        ...pagingParams('page_number'),
+        ...pagingParams(POINTS_PAGING),
       ],
       success: {
         status: 200,
         schema: 'FrictionList',
-        description: '{ friction_points, total, page_number, per_page, date_range }',
+        description: '{ friction_points, total, page_number, per_page, next, date_range }',
       },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
@@ -96,7 +103,7 @@ export function frictionRoutes(db: Pool): Route[] {
         const page = stringParam(ctx, 'page') ?? null;
         const min = numberParam(ctx, 'min_friction_index') ?? 0;
         const withZero = booleanParam(ctx, 'include_zero', false);
-        const paged = paging(ctx, 'page_number');
+        const paged = paging(ctx, POINTS_PAGING);
         const config = await projectAnalyticsConfig(db, projectId);
         const pages = new Map((await pageTotals(db, projectId, range.start, range.end, page)).map((p) => [p.page, p]));
         const elements = await elementTotals(db, projectId, range.start, range.end, page);
@@ -129,13 +136,7 @@ export function frictionRoutes(db: Pool): Route[] {
               byCodePoint(a.element ?? '', b.element ?? ''),
           );
         const { items, total } = pageOfList(points, paged);
-        ctx.body = {
-          friction_points: items,
-          total,
-          page_number: paged.page,
-          per_page: paged.perPage,
-          date_range: range,
-        };
+        ctx.body = { friction_points: items, ...pageFields(paged, total), date_range: range };
       },
     }),
     defineRoute({
@@ -162,25 +163,24 @@ export function frictionRoutes(db: Pool): Route[] {
           schema: { type: 'string', pattern: WORKFLOW_ID.source },
         },
         ...DATE_RANGE_PARAMS,
-        ...pagingParams('page_number'),
+        ...pagingParams(TRENDS_PAGING),
       ],
+      refuses: { page: 'page filters the friction points of /analytics/friction; trends page with page_number.' },
       success: {
         status: 200,
         schema: 'FrictionTrends',
         description:
-          '{ trends, total, page_number, per_page, date_range }: highest alert level, then steepest rise, first',
+          '{ trends, total, page_number, per_page, next, date_range }: highest alert level, then steepest rise, first',
       },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const { by, goal, workflowId } = trendParams(ctx);
         const range = dateRange(ctx);
-        const paged = paging(ctx, 'page_number');
+        const paged = paging(ctx, TRENDS_PAGING);
         // A goal may have thousands of workflows: every trend is computed to order them, one page is sent.
         const body = ({ items, total }: { items: Trend[]; total: number }) => ({
           trends: items,
-          total,
-          page_number: paged.page,
-          per_page: paged.perPage,
+          ...pageFields(paged, total),
           date_range: range,
         });
         const answer = (trends: Trend[]) => body(pageOfList(trends.sort(byAttention), paged));

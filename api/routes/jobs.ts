@@ -4,7 +4,7 @@ import { CriteriaError, parseCriteria } from '../../domain/jobs/audience.js';
 import { newId } from '../../lib/ids.js';
 import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../domain/jobs/states.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { round } from '../../domain/metrics.js';
 
@@ -132,7 +132,7 @@ export function jobRoutes(db: Pool): Route[] {
         ...PAGING_PARAMS,
         { name: 'status', description: 'only jobs in this state', schema: { enum: [...JOB_STATES] } },
       ],
-      success: { status: 200, schema: 'JobList', description: '{ jobs, total, page, per_page }' },
+      success: { status: 200, schema: 'JobList', description: '{ jobs, total, page_number, page, per_page, next }' },
       async handle(ctx) {
         const paged = paging(ctx);
         const status = stringParam(ctx, 'status', JOB_STATES) ?? null;
@@ -155,9 +155,7 @@ export function jobRoutes(db: Pool): Route[] {
         );
         ctx.body = {
           jobs: rows.map((r) => presentListItem(r, metrics.get(r.job_id))),
-          total,
-          page: paged.page,
-          per_page: paged.perPage,
+          ...pageFields(paged, total),
         };
       },
     }),

@@ -7,7 +7,7 @@ import { jobSender } from '../../store/reports/queue.js';
 import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
 import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
 import { ApiError, notFound, unavailable } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface ReportInput {
@@ -148,7 +148,11 @@ export function reportRoutes(db: Pool): Route[] {
       summary: 'List scheduled reports, newest first',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, schema: 'ReportList', description: '{ reports, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'ReportList',
+        description: '{ reports, total, page_number, page, per_page, next }',
+      },
       async handle(ctx) {
         const paged = paging(ctx);
         const { rows, total } = await pageOf<ReportRow>(
@@ -160,9 +164,7 @@ export function reportRoutes(db: Pool): Route[] {
         const now = new Date();
         ctx.body = {
           reports: rows.map((row) => presentReport(row, now)),
-          total,
-          page: paged.page,
-          per_page: paged.perPage,
+          ...pageFields(paged, total),
         };
       },
     }),

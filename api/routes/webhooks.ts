@@ -5,7 +5,7 @@ import { audit } from '../../store/audit-log.js';
 import { type TargetPolicy, urlProblem } from '../../lib/targets.js';
 import { publicFailure } from '../../domain/addresses.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { SEALED, type SecretBox } from '../../lib/secret-box.js';
 
@@ -120,7 +120,11 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       summary: 'List webhook subscriptions (without secrets)',
       scope: 'admin',
       query: PAGING_PARAMS,
-      success: { status: 200, schema: 'WebhookList', description: '{ webhooks, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'WebhookList',
+        description: '{ webhooks, total, page_number, page, per_page, next }',
+      },
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
@@ -135,7 +139,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
           [projectId],
           paged,
         );
-        ctx.body = { webhooks: rows.map(present), total, page: paged.page, per_page: paged.perPage };
+        ctx.body = { webhooks: rows.map(present), ...pageFields(paged, total) };
       },
     }),
     defineRoute({
@@ -168,7 +172,11 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
         { name: 'webhook_id', description: 'only this subscription', schema: { type: 'string' } },
         { name: 'target', description: 'subscription or integration', schema: { enum: DELIVERY_TARGETS } },
       ],
-      success: { status: 200, schema: 'DeliveryList', description: '{ deliveries, total, page, per_page }' },
+      success: {
+        status: 200,
+        schema: 'DeliveryList',
+        description: '{ deliveries, total, page_number, page, per_page, next }',
+      },
       async handle(ctx) {
         const paged = paging(ctx);
         const status = stringParam(ctx, 'status', DELIVERY_STATUSES);
@@ -187,7 +195,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
           [ctx.state.auth.projectId, status ?? null, webhookId ?? null, target ?? null],
           paged,
         );
-        ctx.body = { deliveries: rows.map(presentDelivery), total, page: paged.page, per_page: paged.perPage };
+        ctx.body = { deliveries: rows.map(presentDelivery), ...pageFields(paged, total) };
       },
     }),
     defineRoute({

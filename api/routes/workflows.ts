@@ -5,7 +5,7 @@ import { round } from '../../domain/metrics.js';
 import { ELLIPSIS, OTHER, type Workflow } from '../../domain/workflows/mining.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, numberParam, pageOf, pageOfList, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, numberParam, pageFields, pageOf, pageOfList, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { factsOf } from '../../store/friction-facts.js';
 import { goalComputed, requestGoal } from '../../store/workflow-goals.js';
@@ -92,9 +92,9 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
         status: 200,
         schema: 'WorkflowList',
         description:
-          '{ workflows, total, page, per_page, date_range? }: with date_range, mined from the sessions of its days',
+          '{ workflows, total, page_number, page, per_page, next, date_range? }: with date_range, mined from the sessions of its days',
         also: {
-          202: '{ workflows: [], total: 0, page, per_page, status: "computing" } with Retry-After: a goal asked for the first time is being mined',
+          202: '{ workflows: [], total: 0, page_number, page, per_page, next: null, status: "computing" } with Retry-After: a goal asked for the first time is being mined',
         },
       },
       errors: {
@@ -112,7 +112,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
         if (goal !== undefined && !(await goalReady(projectId, goal))) {
           ctx.status = 202;
           ctx.set('Retry-After', '5');
-          ctx.body = { workflows: [], total: 0, page: paged.page, per_page: paged.perPage, status: 'computing' };
+          ctx.body = { workflows: [], ...pageFields(paged, 0), status: 'computing' };
           return;
         }
         if (range) {
@@ -123,7 +123,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
             paged,
           );
           const workflows = items.map(presentWorkflow);
-          ctx.body = { workflows, total, page: paged.page, per_page: paged.perPage, date_range: range };
+          ctx.body = { workflows, ...pageFields(paged, total), date_range: range };
           return;
         }
         const { rows, total } = await pageOf<WorkflowRow>(
@@ -140,9 +140,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
         );
         ctx.body = {
           workflows: rows.map(({ avg_time_seconds, ...w }) => presentWorkflow({ ...w, avg_time: avg_time_seconds })),
-          total,
-          page: paged.page,
-          per_page: paged.perPage,
+          ...pageFields(paged, total),
         };
       },
     }),
