@@ -71,6 +71,17 @@ export async function projectJobs(client: PoolClient, projectId: string): Promis
 }
 
 /**
+ * The projects with job changes waiting (job_changes, job_user_changes): the ones the jobs worker's
+ * pass visits; each pass takes its project's rows (takeJobChanges).
+ */
+export async function projectsWithJobChanges(db: Pool): Promise<string[]> {
+  const { rows } = await db.query<{ project_id: string }>(
+    'select project_id from job_changes union select project_id from job_user_changes order by 1',
+  );
+  return rows.map((r) => r.project_id);
+}
+
+/**
  * What changed since the last pass, taken out of the logs (migration 21): `all` when something
  * concerns every user (job definitions, settings, a truncate), and the users whose inputs changed.
  */

@@ -10,6 +10,7 @@ import {
   materializeJob,
   projectJobUsers,
   projectJobs,
+  projectsWithJobChanges,
   retarget,
   takeJobChanges,
 } from '../../store/job-state.js';
@@ -30,12 +31,8 @@ const USERS_PER_STEP = 500;
  * worker's pass over all users is paced (PI_BACKFILL_SHARE_PERCENT); an explicit refresh is not.
  */
 export async function refreshJobs(services: Services, projectId?: string): Promise<void> {
-  const { rows: projects } = projectId
-    ? { rows: [{ project_id: projectId }] }
-    : await services.db.query<{ project_id: string }>(
-        'select project_id from job_changes union select project_id from job_user_changes order by 1',
-      );
-  for (const { project_id } of projects) {
+  const projects = projectId ? [projectId] : await projectsWithJobChanges(services.db);
+  for (const project_id of projects) {
     // An explicit project waits for a busy pass; the worker skips it (its change rows stay).
     await projectPass(services.db, JOBS_PASS, project_id, { wait: projectId !== undefined }, async (client) => {
       const changes = await takeJobChanges(client, project_id);
