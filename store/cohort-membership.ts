@@ -1,8 +1,51 @@
 import { type CohortCriteria, compileCohortCriteria } from '../domain/cohorts/criteria.js';
-import type { PoolClient } from '../lib/db.js';
+import type { CohortDue } from '../domain/limits.js';
+import type { Pool, PoolClient } from '../lib/db.js';
 
 /** The pass lock of a project's cohort membership (store/locks.ts, projectPass; erasure takes it too). */
 export const COHORT_MEMBERSHIP_PASS = 'cohort-membership';
+
+/**
+ * When a custom cohort is due for an evaluation over all its project's users: never evaluated, its
+ * criteria changed since, or its criteria name a metric in `$timeRelative` (moving with the clock)
+ * and its last such evaluation is `$passMs` old. Over `cohorts c left join cohort_evaluations e`.
+ */
+const FULL_DUE = (timeRelative: string, passMs: string) =>
+  `e.cohort_id is null or e.criteria <> c.criteria
+     or (c.criteria ?| ${timeRelative} and e.evaluated_at <= now() - ${passMs}::float8 * interval '1 millisecond')`;
+
+/**
+ * The projects the membership pass visits: those with users whose metrics changed
+ * (cohort_user_changes) and those with a custom cohort due for a full evaluation.
+ */
+export async function projectsDueForMembership(db: Pool, timeRelative: string[], passMs: number): Promise<string[]> {
+  const { rows } = await db.query<{ project_id: string }>(
+    `select project_id from cohort_user_changes
+     union select c.project_id from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
+       where c.type = 'custom'
+         and (${FULL_DUE('$1', '$2')})
+     order by 1`,
+    [timeRelative, passMs],
+  );
+  return rows.map((r) => r.project_id);
+}
+
+/** A project's custom cohorts with their criteria and whether each is due for a full evaluation, in id order. */
+export async function customCohortsDue(
+  client: PoolClient,
+  projectId: string,
+  timeRelative: string[],
+  passMs: number,
+): Promise<(CohortDue & { criteria: CohortCriteria })[]> {
+  const { rows } = await client.query<CohortDue & { criteria: CohortCriteria }>(
+    `select c.cohort_id, c.criteria, e.evaluated_at,
+            ${FULL_DUE('$2', '$3')} as full
+     from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
+     where c.project_id = $1 and c.type = 'custom' order by c.cohort_id`,
+    [projectId, timeRelative, passMs],
+  );
+  return rows;
+}
 
 /** The distinct users whose metrics were written since the last pass, taken out of the log (migration 21). */
 export async function takeChangedUsers(client: PoolClient, projectId: string): Promise<string[]> {

@@ -1,9 +1,14 @@
-import type { CohortCriteria } from '../../domain/cohorts/criteria.js';
-import { type CohortDue, PROJECT_LIMITS, cohortsThisPass } from '../../domain/limits.js';
+import { PROJECT_LIMITS, cohortsThisPass } from '../../domain/limits.js';
 import { periodicWorker } from '../../lib/notify.js';
 import { workerPace } from '../../lib/pacing.js';
 import type { Services } from '../../lib/services.js';
-import { COHORT_MEMBERSHIP_PASS, evaluateCohort, takeChangedUsers } from '../../store/cohort-membership.js';
+import {
+  COHORT_MEMBERSHIP_PASS,
+  customCohortsDue,
+  evaluateCohort,
+  projectsDueForMembership,
+  takeChangedUsers,
+} from '../../store/cohort-membership.js';
 import { projectPass } from '../../store/locks.js';
 
 /**
@@ -32,28 +37,13 @@ export async function refreshCohortMembership(
   fullPerPass: number = PROJECT_LIMITS.fullCohortEvaluationsPerPass,
 ): Promise<number> {
   const { db } = services;
-  const { rows: projects } = await db.query<{ project_id: string }>(
-    `select project_id from cohort_user_changes
-     union select c.project_id from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
-       where c.type = 'custom'
-         and (e.cohort_id is null or e.criteria <> c.criteria
-              or (c.criteria ?| $1 and e.evaluated_at <= now() - $2::float8 * interval '1 millisecond'))
-     order by 1`,
-    [TIME_RELATIVE, TIME_RELATIVE_PASS_MS],
-  );
+  const projects = await projectsDueForMembership(db, TIME_RELATIVE, TIME_RELATIVE_PASS_MS);
   let changes = 0;
-  for (const { project_id } of projects) {
+  for (const project_id of projects) {
     changes +=
       (await projectPass(db, COHORT_MEMBERSHIP_PASS, project_id, { wait: false }, async (client) => {
         const changed = await takeChangedUsers(client, project_id);
-        const { rows } = await client.query<CohortDue & { criteria: CohortCriteria }>(
-          `select c.cohort_id, c.criteria, e.evaluated_at,
-                  e.cohort_id is null or e.criteria <> c.criteria
-                    or (c.criteria ?| $2 and e.evaluated_at <= now() - $3::float8 * interval '1 millisecond') as full
-           from cohorts c left join cohort_evaluations e using (project_id, cohort_id)
-           where c.project_id = $1 and c.type = 'custom' order by c.cohort_id`,
-          [project_id, TIME_RELATIVE, TIME_RELATIVE_PASS_MS],
-        );
+        const rows = await customCohortsDue(client, project_id, TIME_RELATIVE, TIME_RELATIVE_PASS_MS);
         let recorded = 0;
         for (const c of cohortsThisPass(rows, fullPerPass)) {
           if (!c.full && changed.length === 0) continue;
