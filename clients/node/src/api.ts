@@ -147,7 +147,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One feature: metrics, usage by user tenure, how users discovered it, usage by segment */
+        /** One feature: metrics, usage by user tenure, how users discovered it, usage by segment and by day */
         get: operations["getAnalyticsFeaturesFeature_name"];
         put?: never;
         post?: never;
@@ -302,10 +302,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the project's API keys (never the keys themselves) */
+        /** List the project's API keys (never the keys themselves), with who made each */
         get: operations["getApiKeys"];
         put?: never;
-        /** Create an API key; the key is in this response only */
+        /** Create an API key; the key is in this response only. Records who made it (the console member or the key): removing that member revokes it */
         post: operations["postApiKeys"];
         delete?: never;
         options?: never;
@@ -325,6 +325,23 @@ export interface paths {
         post?: never;
         /** Revoke an API key (answered once no API process accepts it any more; the key's open streams close within seconds) */
         delete: operations["deleteApiKeysKey_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every administrative change of the project, newest first: who (console member or API key), what, when and from which client address */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -411,11 +428,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a console member (owners only; not the last owner); their sessions end */
+        /** Remove a console member (owners only; not the last owner): their sessions and streams end, and the API keys they made (and the keys those made) are revoked */
         delete: operations["deleteConsoleMembersMember_id"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a member's role (owners only; a project keeps an owner). Taking admin from them revokes the API keys they made */
+        patch: operations["patchConsoleMembersMember_id"];
         trace?: never;
     };
     "/console/members/{member_id}/sign-in-link": {
@@ -612,7 +630,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each dependency's last probe (status, latency, error), and the answering process's event-loop delay and requests' waits on Postgres and Kafka since the previous such call */
+        /** The operator's view (Bearer PI_OPERATOR_TOKEN, not an API key): each dependency's last probe (status, latency, error), and the answering process's event-loop delay and requests' waits on Postgres and Kafka since the previous such call */
         get: operations["getHealthDetails"];
         put?: never;
         post?: never;
@@ -742,6 +760,23 @@ export interface paths {
         put?: never;
         /** Queue a signed test delivery (event "test") to the connected integration endpoint */
         post: operations["postSettingsIntegrationsWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/name-caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** New event, feature, page and element names a project may bring in per day, and the events folded into "(other)" beyond them */
+        get: operations["getSettingsNameCaps"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1008,6 +1043,12 @@ export interface components {
             allowed_origins: string[] | null;
             /** Format: date-time */
             created_at: string;
+            created_by: {
+                email: string | null;
+                id: string;
+                /** @enum {unknown} */
+                type: "member" | "api_key";
+            } | null;
             id: string;
             /** Format: date-time */
             last_used_at: string | null;
@@ -1021,6 +1062,12 @@ export interface components {
             allowed_origins: string[] | null;
             /** Format: date-time */
             created_at: string;
+            created_by: {
+                email: string | null;
+                id: string;
+                /** @enum {unknown} */
+                type: "member" | "api_key";
+            } | null;
             id: string;
             /** @description the key itself, shown once */
             key: string;
@@ -1033,8 +1080,13 @@ export interface components {
         };
         ApiKeyList: {
             api_keys: components["schemas"]["ApiKey"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
         };
         ApiKeyRevoked: {
@@ -1043,6 +1095,37 @@ export interface components {
             revoked: true;
             /** Format: date-time */
             revoked_at: string;
+        };
+        AuditEntry: {
+            /** @enum {unknown} */
+            action: "api_key.created" | "api_key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_issued" | "webhook.created" | "webhook.changed" | "webhook.deleted" | "integration.connected" | "integration.changed" | "integration.disconnected" | "report.created" | "report.deleted" | "export.warehouse_queued" | "export.events_requested" | "settings.changed" | "user.erased";
+            actor: {
+                email: string | null;
+                id: string;
+                /** @enum {unknown} */
+                type: "member" | "api_key";
+            };
+            address: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description free key/value pairs */
+            details: Record<string, unknown>;
+            id: string;
+            target: {
+                id: string | null;
+                type: string;
+            };
+        };
+        AuditLog: {
+            entries: components["schemas"]["AuditEntry"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
+            page: number;
+            page_number: number;
+            per_page: number;
+            /** @description items matching, on every page */
+            total: number;
         };
         BehaviouralCohort: {
             characteristics: {
@@ -1104,13 +1187,26 @@ export interface components {
             cohorts: components["schemas"]["BehaviouralCohort"][];
             /** Format: date-time */
             computed_at: string | null;
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
+            page: number;
+            page_number: number;
+            per_page: number;
+            /** @description items matching, on every page */
+            total: number;
             users_clustered: number;
             users_excluded: number;
         };
         BehaviouralCohortUsers: {
             cohort_id: string;
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
             /** @constant */
             type: "behavioral";
@@ -1132,8 +1228,13 @@ export interface components {
         CohortDetail: components["schemas"]["BehaviouralCohortDetail"] | components["schemas"]["CustomCohortDetail"];
         CohortList: {
             cohorts: components["schemas"]["Cohort"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
         };
         CohortUsers: components["schemas"]["CustomCohortUsers"] | components["schemas"]["BehaviouralCohortUsers"];
@@ -1150,7 +1251,12 @@ export interface components {
              * @default member
              * @enum {unknown}
              */
-            role: "owner" | "member";
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        /** Change a console member's role */
+        "console-member-role": {
+            /** @enum {unknown} */
+            role: "owner" | "admin" | "member" | "viewer";
         };
         /** Set the signed-in console user's password */
         "console-password": {
@@ -1179,7 +1285,7 @@ export interface components {
             has_password: boolean;
             id: string;
             /** @enum {unknown} */
-            role: "owner" | "member";
+            role: "owner" | "admin" | "member" | "viewer";
         };
         ConsoleMembers: {
             members: components["schemas"]["ConsoleMember"][];
@@ -1202,7 +1308,7 @@ export interface components {
                 has_password: boolean;
                 id: string;
                 /** @enum {unknown} */
-                role: "owner" | "member";
+                role: "owner" | "admin" | "member" | "viewer";
             };
             via_link: boolean;
         };
@@ -1264,8 +1370,13 @@ export interface components {
         };
         CustomCohortUsers: {
             cohort_id: string;
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
             /** @constant */
             type: "custom";
@@ -1342,8 +1453,13 @@ export interface components {
         };
         DeliveryList: {
             deliveries: components["schemas"]["Delivery"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
         };
         Disconnected: {
@@ -1460,6 +1576,17 @@ export interface components {
                 segment: string;
                 visibility_rate: number;
             }[];
+            /** @description every UTC day of date_range, oldest first (days without activity hold zeros) */
+            usage_over_time: {
+                /** Format: date */
+                date: string;
+                impressions: number;
+                /** @description distinct users with an impression or a use that day */
+                users_saw: number;
+                /** @description distinct users with a use that day */
+                users_used: number;
+                uses: number;
+            }[];
             usage_patterns: {
                 avg_days_to_discovery: number;
                 first_week_vr: number;
@@ -1469,8 +1596,13 @@ export interface components {
         FeatureList: {
             date_range: components["schemas"]["DateRange"];
             features: components["schemas"]["FeatureUsage"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
         };
         FeatureUsage: {
@@ -1492,8 +1624,11 @@ export interface components {
         FrictionList: {
             date_range: components["schemas"]["DateRange"];
             friction_points: components["schemas"]["FrictionPoint"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
             page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
         };
         FrictionPoint: {
@@ -1528,8 +1663,11 @@ export interface components {
         };
         FrictionTrends: {
             date_range: components["schemas"]["DateRange"];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
             page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
             trends: components["schemas"]["FrictionTrend"][];
         };
@@ -1746,8 +1884,13 @@ export interface components {
         };
         JobList: {
             jobs: components["schemas"]["JobListItem"][];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
         };
         JobListItem: {
@@ -1763,6 +1906,37 @@ export interface components {
             priority: string | null;
             /** @enum {unknown} */
             status: "draft" | "active" | "paused" | "completed" | "archived";
+        };
+        NameCaps: {
+            caps: {
+                element: number;
+                event: number;
+                feature: number;
+                page: number;
+            };
+            /** @description today first, then the week before */
+            days: {
+                date: string;
+                element: {
+                    folded_events: number;
+                    new_names: number;
+                };
+                event: {
+                    folded_events: number;
+                    new_names: number;
+                };
+                feature: {
+                    folded_events: number;
+                    new_names: number;
+                };
+                page: {
+                    folded_events: number;
+                    new_names: number;
+                };
+            }[];
+            /** @description names used in this many days before are never folded */
+            established_days: number;
+            folded_into: string;
         };
         OpenApiDocument: {
             components: Record<string, unknown>;
@@ -1846,9 +2020,14 @@ export interface components {
             type: string;
         };
         ReportList: {
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
             reports: components["schemas"]["Report"][];
+            /** @description items matching, on every page */
             total: number;
         };
         ReportRunQueued: {
@@ -2030,8 +2209,13 @@ export interface components {
             url: string;
         };
         WebhookList: {
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
+            /** @description items matching, on every page */
             total: number;
             webhooks: components["schemas"]["Webhook"][];
         };
@@ -2075,13 +2259,18 @@ export interface components {
         WorkflowList: {
             /** @description present when date_range was given */
             date_range?: components["schemas"]["DateRange"];
+            /** @description the next page_number, null on the last page */
+            next: number | null;
+            /** @description older name of page_number */
             page: number;
+            page_number: number;
             per_page: number;
             /**
              * @description with 202: the goal is being mined; ask again after Retry-After
              * @constant
              */
             status?: "computing";
+            /** @description items matching, on every page */
             total: number;
             workflows: components["schemas"]["Workflow"][];
         };
@@ -2096,14 +2285,21 @@ export type $defs = Record<string, never>;
 export interface operations {
     getAnalyticsCohorts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description older name of page_number */
+                page?: number;
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description { cohorts, computed_at, users_clustered, users_excluded } */
+            /** @description { cohorts, total, page_number, page, per_page, next, computed_at, users_clustered, users_excluded } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2257,9 +2453,11 @@ export interface operations {
     getAnalyticsCohortsCohort_idUsers: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
             };
             header?: never;
@@ -2270,7 +2468,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohort_id, type, users, total, page, per_page } */
+            /** @description { cohort_id, type, users, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2494,7 +2692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (Retry-After) */
+            /** @description Rate limit exceeded, or the project's streamed exports at their share (reason project_exports_running; Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2698,9 +2896,11 @@ export interface operations {
                 end?: string;
                 /** @description add UI context (default true) */
                 include_context?: boolean;
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
                 /** @description a user property filter property:value, e.g. plan:pro */
                 segment?: string;
@@ -2713,7 +2913,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { features, total, page, per_page, date_range } */
+            /** @description { features, total, page_number, page, per_page, next, date_range }: by name */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2795,7 +2995,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Feature detail */
+            /** @description Feature detail, with usage_over_time: one row per day */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2881,7 +3081,7 @@ export interface operations {
                 page?: string;
                 /** @description 1-based page number */
                 page_number?: number;
-                /** @description items per page (at most 100) */
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
                 /** @description YYYY-MM-DD, with date_range=custom */
                 start?: string;
@@ -2892,7 +3092,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { friction_points, total, page_number, per_page, date_range } */
+            /** @description { friction_points, total, page_number, per_page, next, date_range } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -2967,7 +3167,7 @@ export interface operations {
                 goal?: string;
                 /** @description 1-based page number */
                 page_number?: number;
-                /** @description items per page (at most 100) */
+                /** @description items per page; default: the whole list up to 200, its most */
                 per_page?: number;
                 /** @description YYYY-MM-DD, with date_range=custom */
                 start?: string;
@@ -2980,7 +3180,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { trends, total, page_number, per_page, date_range }: highest alert level, then steepest rise, first */
+            /** @description { trends, total, page_number, per_page, next, date_range }: highest alert level, then steepest rise, first */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3134,9 +3334,11 @@ export interface operations {
     getAnalyticsReports: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
             };
             header?: never;
@@ -3145,7 +3347,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { reports, total, page, per_page } */
+            /** @description { reports, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3566,9 +3768,11 @@ export interface operations {
                 goal?: string;
                 /** @description only paths that reached the goal at least this many times */
                 min_frequency?: number;
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
                 /** @description YYYY-MM-DD, with date_range=custom */
                 start?: string;
@@ -3579,7 +3783,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { workflows, total, page, per_page, date_range? }: with date_range, mined from the sessions of its days */
+            /** @description { workflows, total, page_number, page, per_page, next, date_range? }: with date_range, mined from the sessions of its days */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3594,7 +3798,7 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowList"];
                 };
             };
-            /** @description { workflows: [], total: 0, page, per_page, status: "computing" } with Retry-After: a goal asked for the first time is being mined */
+            /** @description { workflows: [], total: 0, page_number, page, per_page, next: null, status: "computing" } with Retry-After: a goal asked for the first time is being mined */
             202: {
                 headers: {
                     /** @description requests per hour */
@@ -3757,9 +3961,11 @@ export interface operations {
     getApiKeys: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
             };
             header?: never;
@@ -3768,7 +3974,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { api_keys, total, page, per_page } */
+            /** @description { api_keys, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -3843,7 +4049,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description { id, key, name, scopes, created_at, revoked_at: null, allowed_origins } */
+            /** @description { id, key, name, scopes, created_at, created_by, revoked_at: null, allowed_origins } */
             201: {
                 headers: {
                     /** @description requests per hour */
@@ -4005,12 +4211,102 @@ export interface operations {
             };
         };
     };
+    getAuditLog: {
+        parameters: {
+            query?: {
+                /** @description an action, or a target type for all of its actions: api_key, member, webhook, integration, report, export, settings, user */
+                action?: "api_key.created" | "api_key.revoked" | "member.invited" | "member.role_changed" | "member.removed" | "member.sign_in_link_issued" | "webhook.created" | "webhook.changed" | "webhook.deleted" | "integration.connected" | "integration.changed" | "integration.disconnected" | "report.created" | "report.deleted" | "export.warehouse_queued" | "export.events_requested" | "settings.changed" | "user.erased" | "api_key" | "member" | "webhook" | "integration" | "report" | "export" | "settings" | "user";
+                /** @description a console member's id or e-mail address, or an API key's id */
+                actor?: string;
+                /** @description last_7_days, last_30_days, last_90_days (ending today, UTC) or custom; all time when absent */
+                date_range?: "last_7_days" | "last_30_days" | "last_90_days" | "custom";
+                /** @description YYYY-MM-DD with date_range=custom */
+                end?: string;
+                /** @description older name of page_number */
+                page?: number;
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
+                per_page?: number;
+                /** @description YYYY-MM-DD with date_range=custom */
+                start?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { entries, total, page_number, page, per_page, next } */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLog"];
+                };
+            };
+            /** @description Invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCohorts: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
                 /** @description only cohorts of this type */
                 type?: "behavioral" | "custom";
@@ -4021,7 +4317,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohorts, total, page, per_page } */
+            /** @description { cohorts, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -4361,9 +4657,11 @@ export interface operations {
     getCohortsCohort_idUsers: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
             };
             header?: never;
@@ -4374,7 +4672,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { cohort_id, type, users, total, page, per_page } */
+            /** @description { cohort_id, type, users, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -4682,6 +4980,119 @@ export interface operations {
             };
             /** @description The last owner cannot be removed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchConsoleMembersMember_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["console-member-role"];
+            };
+        };
+        responses: {
+            /** @description { id, email, role, has_password, created_at } */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleMember"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner cannot give up the role */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5551,28 +5962,13 @@ export interface operations {
             /** @description { status, checked_at, checks: { postgres, kafka, registry }, event_loop, waits } */
             200: {
                 headers: {
-                    /** @description requests per hour */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description requests per hour */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window ends */
-                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthDetails"];
                 };
             };
-            /** @description Invalid request (details.field, details.reason) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid API key */
+            /** @description No operator token sent */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5581,7 +5977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the scope */
+            /** @description Not the operator token (project API keys, admin ones included) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5590,8 +5986,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (Retry-After) */
-            429: {
+            /** @description The service has no operator token (PI_OPERATOR_TOKEN): the details are not served */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5613,9 +6009,11 @@ export interface operations {
     getJobs: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
                 /** @description only jobs in this state */
                 status?: "draft" | "active" | "paused" | "completed" | "archived";
@@ -5626,7 +6024,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { jobs, total, page, per_page } */
+            /** @description { jobs, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -6763,6 +7161,77 @@ export interface operations {
             };
         };
     };
+    getSettingsNameCaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description { caps, established_days, folded_into, days } */
+            200: {
+                headers: {
+                    /** @description requests per hour */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests per hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window ends */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NameCaps"];
+                };
+            };
+            /** @description Invalid request (details.field, details.reason) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSettingsRateLimit: {
         parameters: {
             query?: never;
@@ -7386,9 +7855,11 @@ export interface operations {
     getWebhooks: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
             };
             header?: never;
@@ -7397,7 +7868,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { webhooks, total, page, per_page } */
+            /** @description { webhooks, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
@@ -7905,9 +8376,11 @@ export interface operations {
     getWebhooksDeliveries: {
         parameters: {
             query?: {
-                /** @description 1-based page number */
+                /** @description older name of page_number */
                 page?: number;
-                /** @description items per page (at most 100) */
+                /** @description 1-based page number */
+                page_number?: number;
+                /** @description items per page; default: the whole list up to 1,000, its most */
                 per_page?: number;
                 /** @description pending, succeeded or failed */
                 status?: "pending" | "succeeded" | "failed";
@@ -7922,7 +8395,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { deliveries, total, page, per_page } */
+            /** @description { deliveries, total, page_number, page, per_page, next } */
             200: {
                 headers: {
                     /** @description requests per hour */
