@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Retention } from '../domain/retention.js';
 import { TIER_LIMITS } from './api-keys.js';
 
 export const RATE_TIERS = ['standard', 'pro', 'enterprise'] as const;
@@ -19,6 +20,22 @@ interface TierRow {
   name: string;
   rate_tier: RateTier;
   rate_limit_per_hour: number | null;
+}
+
+/** Every project's id, in id order: the projects a pass over all of them visits. */
+export async function projectIds(db: pg.Pool | pg.PoolClient): Promise<string[]> {
+  const { rows } = await db.query<{ project_id: string }>('select project_id from projects order by project_id');
+  return rows.map((r) => r.project_id);
+}
+
+/** Every project's retention settings as stored (projects.settings.retention; defaults by domain/retention.ts). */
+export async function projectRetentions(
+  db: pg.Pool | pg.PoolClient,
+): Promise<{ project_id: string; retention: Partial<Retention> | null }[]> {
+  const { rows } = await db.query<{ project_id: string; retention: Partial<Retention> | null }>(
+    `select project_id, settings->'retention' as retention from projects`,
+  );
+  return rows;
 }
 
 /** The requests per hour in force; the same rule as resolveKey's SQL (store/api-keys.ts). */

@@ -5,37 +5,13 @@ import { duckdbFile } from '../../domain/exports/credentials.js';
 import type { Pool } from '../../lib/db.js';
 import { periodicWorker } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
+import { purgeDone, purgeRequests } from '../../store/export-file-purges.js';
+import { projectRetentions } from '../../store/projects.js';
+import { AGED_ROWS, deleteAged } from '../../store/retention.js';
+import { duckdbDatabases } from '../../store/warehouse-exports.js';
 
 /** How often the retention worker looks: retention is in days, an hour late is nothing. */
 export const RETENTION_INTERVAL_MS = 60 * 60_000;
-
-/** Rows deleted per statement: a first pass over a long history never holds locks for long. */
-const CHUNK = 10_000;
-
-/**
- * What each project keeps, by table: the rows older than the project's cutoff go, a chunk at a
- * time. Pending deliveries and runs still to send stay whatever their age.
- */
-const TABLES: { table: string; setting: keyof Retention; where: string }[] = [
-  { table: 'raw_events', setting: 'rawEventsDays', where: 'occurred_at < $2' },
-  // webhook_attempts go with their delivery (on delete cascade).
-  { table: 'webhook_deliveries', setting: 'webhookDeliveriesDays', where: "status <> 'pending' and created_at < $2" },
-  { table: 'report_runs', setting: 'reportRunsDays', where: "status in ('sent', 'failed') and created_at < $2" },
-  { table: 'friction_alerts', setting: 'alertsDays', where: 'created_at < $2' },
-];
-
-async function deleteOlder(db: Pool, table: string, where: string, projectId: string, before: Date): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const { rowCount } = await db.query(
-      `delete from ${table} where ctid = any (array(
-         select ctid from ${table} where project_id = $1 and ${where} limit ${CHUNK}))`,
-      [projectId, before],
-    );
-    deleted += rowCount ?? 0;
-    if ((rowCount ?? 0) < CHUNK) return deleted;
-  }
-}
 
 /** Files under `dir` last written before `before`, deleted; folders left empty go too. */
 function deleteOldFiles(dir: string, before: Date): number {
@@ -56,9 +32,7 @@ function deleteOldFiles(dir: string, before: Date): number {
 
 /** The DuckDB files each project's exports named (the folder is shared: a file may be several projects'). */
 async function duckdbFilesByProject(db: Pool, dir: string): Promise<{ projectId: string; file: string }[]> {
-  const { rows } = await db.query<{ project_id: string; database: string }>(
-    `select distinct project_id, credentials->>'database' as database from warehouse_exports where destination = 'duckdb'`,
-  );
+  const rows = await duckdbDatabases(db);
   return rows.flatMap((row) => {
     const resolved = duckdbFile(dir, row.database);
     return 'file' in resolved ? [{ projectId: row.project_id, file: resolved.file }] : [];
@@ -99,21 +73,14 @@ async function deleteOldDuckdbFiles(db: Pool, dir: string, keep: Map<string, Ret
  * deleted (other projects' copies in a shared DuckDB file too: an export writes them again).
  */
 async function purgeForErasures(db: Pool, config: Services['config']): Promise<number> {
-  // The stamp as text too: a Date has milliseconds, the column microseconds.
-  const { rows } = await db.query<{ project_id: string; requested_at: Date; stamp: string }>(
-    'select project_id, requested_at, requested_at::text as stamp from export_file_purges',
-  );
+  const rows = await purgeRequests(db);
   if (rows.length === 0) return 0;
   const duckdb = await duckdbFilesByProject(db, config.duckdbDir);
   let deleted = 0;
   for (const { project_id: projectId, requested_at: before, stamp } of rows) {
     deleted += deleteOldFiles(path.join(path.resolve(config.parquetDir), projectId), before);
     for (const d of duckdb.filter((f) => f.projectId === projectId)) deleted += deleteDuckdbFileOlder(d.file, before);
-    // A later erasure moved requested_at on: its purge stays for the next pass.
-    await db.query('delete from export_file_purges where project_id = $1 and requested_at = $2::timestamptz', [
-      projectId,
-      stamp,
-    ]);
+    await purgeDone(db, projectId, stamp);
   }
   return deleted;
 }
@@ -121,15 +88,13 @@ async function purgeForErasures(db: Pool, config: Services['config']): Promise<n
 /** One pass over every project; returns what it deleted per kind. */
 export async function runRetentionPass(services: Services, now = new Date()): Promise<Record<string, number>> {
   const { db, config } = services;
-  const { rows } = await db.query<{ project_id: string; retention: Partial<Retention> | null }>(
-    `select project_id, settings->'retention' as retention from projects`,
-  );
+  const rows = await projectRetentions(db);
   const keep = new Map(rows.map((r) => [r.project_id, retention(r.retention)]));
   const deleted: Record<string, number> = { files: 0 };
-  for (const { table } of TABLES) deleted[table] = 0;
+  for (const { table } of AGED_ROWS) deleted[table] = 0;
   for (const [projectId, kept] of keep) {
-    for (const { table, setting, where } of TABLES) {
-      deleted[table]! += await deleteOlder(db, table, where, projectId, cutoff(now, kept[setting]));
+    for (const aged of AGED_ROWS) {
+      deleted[aged.table]! += await deleteAged(db, aged, projectId, cutoff(now, kept[aged.setting]));
     }
     // Parquet files live in the project's own folder.
     deleted.files! += deleteOldFiles(
