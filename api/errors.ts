@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { isPostgresUnavailable } from '../lib/db.js';
+import { ServiceError, classify } from '../lib/errors.js';
 import { LeaseUnanswered } from '../lib/lease.js';
 import type { Logger } from '../lib/log.js';
 
@@ -17,16 +17,21 @@ export type ErrorCode =
   | 'not_implemented'
   | 'service_unavailable';
 
-/** An error with its public form; the error middleware is the only place that renders it. */
-export class ApiError extends Error {
+/**
+ * An error with its public form; the error middleware is the only place that renders it. The
+ * client may send the same request again later (`retriable`) after a 429 or a 503.
+ */
+export class ApiError extends ServiceError {
+  declare readonly code: ErrorCode;
+
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message, { retriable: status === 429 || status === 503 });
   }
 }
 
@@ -54,7 +59,10 @@ export const unavailable = (message: string, retryAfterS?: number) =>
     retryAfterS === undefined ? {} : { 'Retry-After': String(retryAfterS) },
   );
 
-/** Maps anything thrown below it to `{"error":{code,message,details}}`; unknown errors are 500s. */
+/**
+ * Maps anything thrown below it to `{"error":{code,message,details}}`: a retriable error (Postgres
+ * slow, busy or away, lib/errors.ts) is a 503 with Retry-After, any other unknown one a 500.
+ */
 export function errorMiddleware(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
@@ -74,7 +82,7 @@ export function errorMiddleware(log: Logger): Middleware {
       const apiError =
         err instanceof ApiError
           ? err
-          : isPostgresUnavailable(err) || err instanceof LeaseUnanswered
+          : classify(err).retriable || err instanceof LeaseUnanswered
             ? unavailable(
                 'The database is busy or unavailable; nothing was applied. Retry the request later.',
                 RETRY_AFTER_S,

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '../lib/db.js';
+import { ServiceError } from '../lib/errors.js';
 import { type EventOnWire, newUserKey, openEvent, refOfEvent, userRef } from '../domain/sealed-user.js';
 import { type TrackedEventRecord, UUID } from '../domain/tracked-event.js';
 
@@ -71,12 +72,22 @@ async function makeOrReadKeys(db: Db, projectId: string, unique: string[]): Prom
   return keysAt(rows, (r) => pairKey(projectId, r.user_ref!));
 }
 
+/** A message no retry can open (altered or forged sealed bytes, a project id that is no uuid): a dead letter. */
+export class UnopenableMessage extends ServiceError {
+  constructor(message: string, cause?: unknown) {
+    super('unopenable_message', message, { deadLetter: true, cause });
+  }
+}
+
 /**
  * pi.events.v1 values as the processors know them, in the given order: undefined where the
- * user's key is gone (the user was erased), so the event is skipped, live or replayed; an Error
- * where the sealed bytes do not open with the key (altered or forged: a dead letter).
+ * user's key is gone (the user was erased), so the event is skipped, live or replayed; an
+ * `UnopenableMessage` where the sealed bytes do not open with the key (altered or forged).
  */
-export async function openEvents(db: Db, events: EventOnWire[]): Promise<(TrackedEventRecord | undefined | Error)[]> {
+export async function openEvents(
+  db: Db,
+  events: EventOnWire[],
+): Promise<(TrackedEventRecord | undefined | UnopenableMessage)[]> {
   return (await openEventsKeyed(db, events)).opened;
 }
 
@@ -93,19 +104,19 @@ export interface SealingKey {
 export async function openEventsKeyed(
   db: Db,
   events: EventOnWire[],
-): Promise<{ opened: (TrackedEventRecord | undefined | Error)[]; sealing: Map<string, SealingKey> }> {
+): Promise<{ opened: (TrackedEventRecord | undefined | UnopenableMessage)[]; sealing: Map<string, SealingKey> }> {
   // Per event its user's lookup key (undefined for a plain event), and each user once: a batch
   // names its users once per event, and keys, checks and lookups per event were a tenth of the
   // processors' CPU under live traffic (docs/performance.md).
   const isUuid = new Map<string, boolean>();
   const users = new Map<string, UserRef>();
-  const pairs = events.map((e): string | Error | undefined => {
+  const pairs = events.map((e): string | UnopenableMessage | undefined => {
     const ref = refOfEvent(e);
     if (ref === undefined) return undefined;
     let uuid = isUuid.get(e.project_id);
     if (uuid === undefined) isUuid.set(e.project_id, (uuid = UUID.test(e.project_id)));
     // A project id that is no uuid cannot be looked up (the statement would fail for the whole batch).
-    if (!uuid) return new Error('project_id is not a uuid');
+    if (!uuid) return new UnopenableMessage('project_id is not a uuid');
     const pair = pairKey(e.project_id, ref);
     if (!users.has(pair)) users.set(pair, { projectId: e.project_id, ref });
     return pair;
@@ -114,14 +125,14 @@ export async function openEventsKeyed(
   const sealing = new Map<string, SealingKey>();
   const opened = events.map((e, i) => {
     const pair = pairs[i];
-    if (pair instanceof Error) return pair;
+    if (pair instanceof UnopenableMessage) return pair;
     const key = pair === undefined ? undefined : keys.get(pair);
     try {
       const record = openEvent(e, key);
       if (key && record) sealing.set(pairKey(e.project_id, record.user_id), { ref: users.get(pair!)!.ref, key });
       return record;
     } catch (err) {
-      return new Error(`sealed value does not open: ${(err as Error).message}`);
+      return new UnopenableMessage(`sealed value does not open: ${(err as Error).message}`, err);
     }
   });
   return { opened, sealing };

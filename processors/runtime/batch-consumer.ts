@@ -1,4 +1,6 @@
+import { ServiceError, classify, isProgrammingError } from '../../lib/errors.js';
 import type { Consumer, EachBatchPayload, Kafka } from '../../lib/kafka/client.js';
+import type { BatchEvents } from './batch-events.js';
 
 export interface FetchShape {
   fetchMinBytes: number;
@@ -26,6 +28,12 @@ export function batchConsumer(kafka: Kafka, groupId: string, fetch: FetchShape):
   });
 }
 
+/** Where a step's batches are reported (`batch.started`, `batch.retried`). */
+export interface Instrumented {
+  processor: string;
+  events: BatchEvents;
+}
+
 /**
  * Connects, subscribes from the beginning (a new group reads everything) and runs `eachBatch`,
  * `concurrency` partitions at once; nothing is resolved or committed but what `eachBatch` does.
@@ -35,6 +43,7 @@ export async function consumeBatches(
   topic: string,
   concurrency: number,
   eachBatch: (payload: EachBatchPayload) => Promise<void>,
+  instrumented?: Instrumented,
 ): Promise<void> {
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
@@ -43,6 +52,16 @@ export async function consumeBatches(
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: concurrency,
     eachBatch: async (payload) => {
+      const { batch } = payload;
+      const of = {
+        processor: instrumented?.processor ?? '',
+        topic: batch.topic,
+        partition: batch.partition,
+        firstOffset: Number(batch.firstOffset() ?? batch.lastOffset()),
+        lastOffset: Number(batch.lastOffset()),
+      };
+      const started = performance.now();
+      instrumented?.events.emit('batch.started', { ...of, messages: batch.messages.length });
       // kafkajs heartbeats between batches and when asked only: a batch that outlived the session
       // timeout (a backlog of chains, one transaction of 1,000 of them on a busy machine) cost the
       // member its place, and every member of the group stopped for a rebalance. While a batch
@@ -52,6 +71,9 @@ export async function consumeBatches(
       try {
         await eachBatch(payload);
       } catch (err) {
+        const { code, retriable } = classify(err);
+        const durationMs = Math.round(performance.now() - started);
+        instrumented?.events.emit('batch.retried', { ...of, code, retriable, error: err, durationMs });
         throw asRetriable(err);
       } finally {
         clearInterval(beating);
@@ -62,18 +84,18 @@ export async function consumeBatches(
 
 /**
  * kafkajs stops a consumer for good, in a process that keeps running, when a batch fails with an
- * error it does not retry: one it calls non-retriable (a fenced producer's "old epoch", a
- * transaction the broker expired) or a TypeError, RangeError … A step must not stop silently, so
- * such an error becomes a plain one, which kafkajs logs and retries, rejoining first if the group
- * moved on.
+ * error it does not retry: one that says `retriable: false` (a fenced producer's "old epoch", a
+ * transaction the broker expired) or a programming error (TypeError, RangeError …: its retrier's
+ * own rule). A batch is never skipped and a step must not stop silently, so such an error becomes
+ * a retriable `ServiceError`, which kafkajs logs and retries, rejoining first if the group moved on.
  */
 export function asRetriable(err: unknown): unknown {
   const e = err as { name?: string; message?: string; retriable?: boolean; type?: string };
-  const plain =
-    e.retriable !== false && !['RangeError', 'ReferenceError', 'SyntaxError', 'TypeError'].includes(e.name ?? '');
-  if (plain) return err;
-  // `type` kept: kafkajs rejoins on a membership error (UNKNOWN_MEMBER_ID …) by its type.
-  return Object.assign(new Error(`${e.name ?? 'Error'}: ${e.message ?? String(err)}`, { cause: err }), {
-    type: e.type,
+  if (e.retriable !== false && !isProgrammingError(err)) return err;
+  const wrapped = new ServiceError(classify(err).code, `${e.name ?? 'Error'}: ${e.message ?? String(err)}`, {
+    retriable: true,
+    cause: err,
   });
+  // `type` kept: kafkajs rejoins on a membership error (UNKNOWN_MEMBER_ID …) by its type.
+  return Object.assign(wrapped, { type: e.type });
 }

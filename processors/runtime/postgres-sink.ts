@@ -1,5 +1,7 @@
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { type FetchShape, batchConsumer, consumeBatches } from './batch-consumer.js';
+import { BatchEvents, logBatches } from './batch-events.js';
+import { classify } from '../../lib/errors.js';
 import type { Kafka } from 'kafkajs';
 import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
@@ -65,9 +67,13 @@ export interface SinkDeps {
   db: Pool;
   log: Logger;
   config: { sinkConcurrency: number } & FetchShape;
+  /** Where the steps report their batches; each step makes its own when none is given. */
+  events?: BatchEvents;
 }
 
 export interface RunningSink {
+  /** The step's batches, as it reports them (the `events` it was given, if any). */
+  events: BatchEvents;
   stop(): Promise<void>;
 }
 
@@ -85,25 +91,26 @@ interface DeadLetter {
  */
 const SINK_IDLE_IN_TRANSACTION_MS = 30_000;
 
-/**
- * SQLSTATE class 22 (the data itself is unacceptable: encoding, range …) and 54 (a program
- * limit, e.g. an index key too large): retrying the same message cannot help.
- */
-const isDataError = (err: unknown) => /^(22|54)/.test((err as { code?: string }).code ?? '');
-
 interface Written {
   refused: Omit<DeadLetter, 'payload'>[];
   /** Of the writes that were not rolled back. */
   committed: Committed[];
 }
 
+/** A write's error that no retry could get past: the message is set aside (lib/errors.ts). */
+const isDeadLetter = (err: unknown) => classify(err).deadLetter;
+
+/** A dead letter's text: what refused it, and why. */
+const letterOf = (err: unknown) =>
+  `${classify(err).origin === 'postgres' ? 'postgres: ' : ''}${(err as Error).message}`;
+
 const keyed = <T>(messages: SinkMessage<T>[], refused: Refusal[] = []) =>
   refused.map((r) => ({ ...r, key: messages.find((m) => m.offset === r.offset)?.key ?? null }));
 
 /**
- * Writes the batch; when Postgres refuses its data, writes the messages one by one under
- * savepoints and returns those it refused, so one bad message never stalls a partition. The
- * messages the sink itself refused are returned too.
+ * Writes the batch; when it fails with an error of a dead letter (Postgres refused its data),
+ * writes the messages one by one under savepoints and returns those that failed so, so one bad
+ * message never stalls a partition. The messages the sink itself refused are returned too.
  */
 async function writeOrIsolate<T>(
   client: PoolClient,
@@ -116,7 +123,7 @@ async function writeOrIsolate<T>(
     const { committed, refused } = await sink.write(client, messages, context);
     return { refused: keyed(messages, refused), committed: committed ? [committed] : [] };
   } catch (err) {
-    if (!isDataError(err)) throw err;
+    if (!isDeadLetter(err)) throw err;
     await client.query('rollback to savepoint sink_batch');
   }
   const written: Written = { refused: [], committed: [] };
@@ -127,9 +134,9 @@ async function writeOrIsolate<T>(
       if (committed) written.committed.push(committed);
       written.refused.push(...keyed([message], refused));
     } catch (err) {
-      if (!isDataError(err)) throw err;
+      if (!isDeadLetter(err)) throw err;
       await client.query('rollback to savepoint sink_message');
-      written.refused.push({ offset: message.offset, key: message.key, error: `postgres: ${(err as Error).message}` });
+      written.refused.push({ offset: message.offset, key: message.key, error: letterOf(err) });
     }
   }
   return written;
@@ -144,6 +151,9 @@ async function writeOrIsolate<T>(
 export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps): Promise<RunningSink> {
   const topic = topicName(sink.topic);
   const log = deps.log.child({ processor: sink.name, topic });
+  const events = deps.events ?? new BatchEvents();
+  const unlog = logBatches(events, sink.name, log);
+  const of = (partition: number) => ({ processor: sink.name, topic, partition });
   const next = new Map<number, number>(); // partition -> next offset to apply, as stored
   const consumer = batchConsumer(deps.kafka, groupId(sink.name), deps.config);
 
@@ -194,15 +204,20 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const decode = (message: KafkaMessage): T | null =>
     message.value === null ? null : (frames.decode(message.value) as T);
 
-  /** One transaction: the chunk's rows, its dead letters and the next offset after `end`. */
+  /**
+   * One transaction: the chunk's rows, its dead letters and the next offset after `end` (offsets
+   * `start` to `end`); reported as `batch.flushed` once committed.
+   */
   const applyChunk = async (
     partition: number,
     chunk: SinkMessage<T>[],
     dead: DeadLetter[],
-    end: number,
+    [start, end]: [number, number],
     payloadOf: Map<number, Buffer | null>,
   ): Promise<number> => {
+    const began = performance.now();
     const committed: Committed[] = [];
+    let flushed: { from: number; messages: number; letters: DeadLetter[] } | undefined;
     const applied = await inTransaction(
       deps.db,
       async (client) => {
@@ -216,6 +231,8 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
         if (floor > end) return floor;
         const todo = chunk.filter((m) => m.offset >= floor);
         const letters = dead.filter((d) => d.offset >= floor);
+        // Every message of the range: those decoded, and those that did not decode.
+        const messages = todo.length + letters.length;
         if (todo.length > 0) {
           const written = await writeOrIsolate(client, sink, todo, {
             partition,
@@ -234,6 +251,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
           );
         }
         await storeOffset(client, partition, end + 1);
+        flushed = { from: Math.max(start, floor), messages, letters };
         return end + 1;
       },
       // A member frozen mid-batch holds locks on daily rows every partition writes; once it is
@@ -241,11 +259,28 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       { idleTimeoutMs: SINK_IDLE_IN_TRANSACTION_MS },
     );
     for (const done of committed) done();
+    if (flushed) {
+      const { from, messages, letters } = flushed;
+      if (letters.length > 0) {
+        events.emit('batch.dead_lettered', {
+          ...of(partition),
+          letters: letters.map((d) => ({ offset: d.offset, error: d.error })),
+        });
+      }
+      const durationMs = Math.round(performance.now() - began);
+      events.emit('batch.flushed', {
+        ...of(partition),
+        from,
+        to: end,
+        messages,
+        deadLettered: letters.length,
+        durationMs,
+      });
+    }
     return applied;
   };
 
   const eachBatch = async (payload: EachBatchPayload) => {
-    const started = performance.now();
     const { batch } = payload;
     if (!next.has(batch.partition)) await loadOffsets([batch.partition]);
     const from = next.get(batch.partition) ?? 0;
@@ -277,30 +312,27 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
     for (let i = 0; i < Math.max(1, decoded.length); i += sink.chunk) {
       const chunk = decoded.slice(i, i + sink.chunk);
       const end = i + sink.chunk >= decoded.length ? last : chunk[chunk.length - 1]!.offset;
-      const lo = i === 0 ? -1 : decoded[i - 1]!.offset;
-      const chunkDead = dead.filter((d) => d.offset > lo && d.offset <= end);
-      const applied = await applyChunk(batch.partition, chunk, chunkDead, end, payloadOf);
+      const start = i === 0 ? from : decoded[i - 1]!.offset + 1;
+      const chunkDead = dead.filter((d) => d.offset >= start && d.offset <= end);
+      const applied = await applyChunk(batch.partition, chunk, chunkDead, [start, end], payloadOf);
       next.set(batch.partition, applied);
       payload.resolveOffset(String(end));
-      if (chunkDead.length > 0) {
-        log.error({ partition: batch.partition, offsets: chunkDead.map((d) => d.offset) }, 'dead-lettered');
-      }
       await payload.heartbeat();
       if (!payload.isRunning() || payload.isStale()) return;
     }
-    const ms = Math.round(performance.now() - started);
-    log.debug({ partition: batch.partition, from, to: last, rows: decoded.length, ms }, 'applied');
   };
 
   await refuseOffsetsAheadOfTopic(sink.name, topic, deps);
   sink.open?.();
   // Partitions hold disjoint users, so their batches only meet on shared daily rows, which every
   // transaction writes in one order (AdditiveDeltas): they wait for each other there, never deadlock.
-  await consumeBatches(consumer, topic, deps.config.sinkConcurrency, eachBatch);
+  await consumeBatches(consumer, topic, deps.config.sinkConcurrency, eachBatch, { processor: sink.name, events });
   log.info('started');
   return {
+    events,
     async stop() {
       await consumer.disconnect();
+      unlog();
       log.info('stopped');
     },
   };

@@ -13,6 +13,8 @@ import { openEventsKeyed, sealingKeys, userKeyLookup } from '../../store/user-ke
 import { groupId, topicName, userKey } from '../../lib/kafka/topics.js';
 import type { RunningSink, SinkDeps } from '../runtime/postgres-sink.js';
 import { batchConsumer, consumeBatches } from '../runtime/batch-consumer.js';
+import { BatchEvents, logBatches } from '../runtime/batch-events.js';
+import { classify } from '../../lib/errors.js';
 import { yieldToLoop } from '../../lib/loop-watch.js';
 import { type PartitionEvent, PartitionSessions } from './core.js';
 import { type SessionChainRecord, chainRecord, halvesOf, sealChain } from './record.js';
@@ -61,6 +63,8 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
   const output = topicName('sessions');
   const group = groupId(SESSIONIZE);
   const log = deps.log.child({ processor: SESSIONIZE, topic: input });
+  const batchEvents = deps.events ?? new BatchEvents();
+  const unlog = logBatches(batchEvents, SESSIONIZE, log);
   const schemaId = await registerValueSchema(deps.registry, 'sessions');
   const frames = new AvroFrames(deps.registry);
   await frames.know([schemaId]);
@@ -155,8 +159,15 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
         [SESSIONIZE, input, batch.partition, r.offset, message.key?.toString() ?? null, message.value, r.error],
       );
     }
-    if (refused.length > 0)
-      log.error({ partition: batch.partition, offsets: refused.map((r) => r.offset) }, 'dead-lettered');
+    if (refused.length > 0) {
+      const letters = refused.map((r) => ({ offset: Number(r.offset), error: r.error }));
+      batchEvents.emit('batch.dead_lettered', {
+        processor: SESSIONIZE,
+        topic: input,
+        partition: batch.partition,
+        letters,
+      });
+    }
     const configs = await projectAnalyticsConfigs(deps.db, [...new Set(events.map((e) => e.projectId))]);
     await yieldToLoop();
     const step = state.add(events, (projectId) => configs.get(projectId)!.session);
@@ -223,20 +234,31 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     // Only now: a failed transaction leaves the state as it was, for kafkajs' retry of the batch.
     step.commit();
     payload.resolveOffset(batch.lastOffset());
-    const ms = Math.round(performance.now() - started);
-    log.debug(
-      { partition: batch.partition, to: next, chains: chains.length, held: state.heldEvents, ms },
-      'sessionized',
-    );
+    batchEvents.emit('batch.flushed', {
+      processor: SESSIONIZE,
+      topic: input,
+      partition: batch.partition,
+      from: Number(batch.firstOffset() ?? batch.lastOffset()),
+      to: next - 1,
+      messages: batch.messages.length,
+      deadLettered: refused.length,
+      durationMs: Math.round(performance.now() - started),
+      counts: { chains: chains.length, held: state.heldEvents },
+    });
     await payload.heartbeat();
   };
 
-  await consumeBatches(consumer, input, deps.config.sinkConcurrency, eachBatch);
+  await consumeBatches(consumer, input, deps.config.sinkConcurrency, eachBatch, {
+    processor: SESSIONIZE,
+    events: batchEvents,
+  });
   log.info('started');
   return {
+    events: batchEvents,
     async stop() {
       await consumer.disconnect();
       await Promise.all([...producers.values()].map((p) => p.disconnect()));
+      unlog();
       log.info('stopped');
     },
   };
@@ -273,7 +295,7 @@ async function retryingCoordinatorErrors<T>(call: () => Promise<T>): Promise<T> 
     try {
       return await call();
     } catch (err) {
-      if (!(err as { retriable?: boolean }).retriable || attempt >= 25) throw err;
+      if (!classify(err).retriable || attempt >= 25) throw err;
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -54,6 +54,24 @@ describe('error middleware', () => {
     assert.equal((reply.body as { error: { code: string } }).error.code, 'service_unavailable');
   });
 
+  it('answers a deadlock or a serialization failure (SQLSTATE class 40) as 503: the same request can succeed', async () => {
+    for (const code of ['40P01', '40001']) {
+      const reply = await answer(() => {
+        throw Object.assign(new Error('deadlock detected'), { code });
+      });
+      assert.equal(reply.status, 503, code);
+      assert.equal(reply.headers.get('retry-after'), '5');
+      assert.equal((reply.body as { error: { code: string } }).error.code, 'service_unavailable');
+    }
+  });
+
+  it('keeps a statement Postgres refuses for what it says (23505) a 500', async () => {
+    const reply = await answer(() => {
+      throw Object.assign(new Error('duplicate key value'), { code: '23505' });
+    });
+    assert.equal(reply.status, 500);
+  });
+
   it('turns an unanswered request into 404 not_found', async () => {
     const reply = await answer(() => undefined);
     assert.equal(reply.status, 404);
