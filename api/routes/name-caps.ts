@@ -1,6 +1,7 @@
 import type { Pool } from '../../lib/db.js';
 import { ESTABLISHED_DAYS, FOLDED, NAME_CAPS, NAME_KINDS } from '../../domain/name-caps.js';
 import { type Route, defineRoute } from '../route.js';
+import { nameCapDays } from '../../store/name-caps.js';
 
 /** The days shown: today and the week before. */
 const DAYS_SHOWN = 8;
@@ -19,17 +20,7 @@ export function nameCapRoutes(db: Pool): Route[] {
       scope: 'admin',
       success: { status: 200, schema: 'NameCaps', description: '{ caps, established_days, folded_into, days }' },
       async handle(ctx) {
-        const { rows } = await db.query<{ day: string; kind: string; admitted: number; folded: number }>(
-          `with days as (select (current_date - g)::date as day from generate_series(0, $2 - 1) g),
-                kinds as (select unnest($3::text[]) as kind)
-           select to_char(d.day, 'YYYY-MM-DD') as day, k.kind,
-                  (select count(*) from name_admissions a
-                   where a.project_id = $1 and a.day = d.day and a.kind = k.kind)::int as admitted,
-                  coalesce((select f.events from name_folds f
-                            where f.project_id = $1 and f.day = d.day and f.kind = k.kind), 0) as folded
-           from days d cross join kinds k order by d.day desc, k.kind`,
-          [ctx.state.auth.projectId, DAYS_SHOWN, NAME_KINDS],
-        );
+        const rows = await nameCapDays(db, ctx.state.auth.projectId, DAYS_SHOWN, NAME_KINDS);
         const days = new Map<string, Record<string, { new_names: number; folded_events: number }>>();
         for (const r of rows) {
           days.set(r.day, { ...days.get(r.day), [r.kind]: { new_names: r.admitted, folded_events: r.folded } });
