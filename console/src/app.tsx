@@ -11,6 +11,7 @@ import { Friction } from './pages/friction';
 import { Jobs } from './pages/jobs';
 import { Account } from './pages/settings/account';
 import { ApiKeys } from './pages/settings/api-keys';
+import { AuditLog } from './pages/settings/audit-log';
 import { IntegrationWebhook } from './pages/settings/integration-webhook';
 import { Members } from './pages/settings/members';
 import { Subscriptions } from './pages/settings/subscriptions';
@@ -91,6 +92,7 @@ function Shell() {
         <Route path="/console/settings/integrations/subscriptions" component={Subscriptions} />
         <Route path="/console/settings/members" component={Members} />
         <Route path="/console/settings/account" component={Account} />
+        <Route path="/console/settings/audit-log" component={AuditLog} />
         <Route default component={NotFound} />
       </Router>
     </Layout>

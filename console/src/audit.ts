@@ -139,7 +139,7 @@ export function detailsText(details: Record<string, unknown>): string {
 
 function valueText(value: unknown): string {
   if (Array.isArray(value)) return value.length > 0 ? value.map(valueText).join(', ') : 'none';
+  if (typeof value === 'string') return value;
   if (value === null || value === undefined) return '–';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value as string | number | boolean);
+  return JSON.stringify(value);
 }

@@ -1,10 +1,13 @@
 import { useCreateFlow, useSubmit } from '../../actions';
 import { api } from '../../api';
 import { CheckGroup, Field, FormActions } from '../../components/form';
+import { ActionError, RoleNotice } from '../../components/role-notice';
 import { ACTIONS, DataTable } from '../../components/table';
-import { Badge, DeleteButton, ErrorNotice, SecretOnce, Section, WhenLoaded } from '../../components/ui';
+import { Badge, DeleteButton, SecretOnce, Section, WhenLoaded } from '../../components/ui';
 import { when } from '../../format';
 import { useApi } from '../../hooks';
+import { ADMIN_ROLES } from '../../roles';
+import { isAdmin, useSignedIn } from '../../session';
 import { SettingsPage } from './tabs';
 import { someChecked, text } from '../../forms';
 
@@ -13,6 +16,8 @@ interface ApiKey {
   name: string;
   scopes: string[];
   created_at: string;
+  /** who made it: a console member (email null once they left) or a key; null: an operator's key:create */
+  created_by: { type: 'member' | 'api_key'; id: string; email: string | null } | null;
   last_used_at: string | null;
   revoked_at: string | null;
   /** A browser key's allowed origins (the pages it may send from); null: a server key. */
@@ -25,14 +30,29 @@ const SCOPES = [
   ['admin', 'Everything, settings included'],
 ] as const;
 
+/** Who made a key, in words. */
+function MadeBy({ by }: { by: ApiKey['created_by'] }) {
+  if (!by) return <span title="npm run key:create on the server">an operator</span>;
+  if (by.type === 'api_key') {
+    return (
+      <>
+        an API key <span class="mono muted id">{by.id}</span>
+      </>
+    );
+  }
+  return by.email ? <>{by.email}</> : <span class="muted">a former member</span>;
+}
+
 export function ApiKeys() {
-  const list = useApi<{ api_keys: ApiKey[]; total: number }>('/api-keys?per_page=100');
+  const allowed = isAdmin(useSignedIn());
+  const list = useApi<{ api_keys: ApiKey[]; total: number }>(allowed ? '/api-keys?per_page=100' : null);
   const create = useCreateFlow<{ name: string; key: string }>(list.reload);
   return (
     <SettingsPage>
       <Section
         title="API Keys"
         actions={
+          allowed &&
           !create.creating &&
           !create.secret && (
             <button type="button" class="button button--primary" onClick={create.start}>
@@ -45,6 +65,7 @@ export function ApiKeys() {
           Keys authenticate calls to the API (<code>Authorization: Bearer …</code>). Keep them out of version control,
           use one per environment and rotate them now and then.
         </p>
+        {!allowed && <RoleNotice what="see, create or revoke API keys" allowed={ADMIN_ROLES} />}
         {create.creating && <NewKeyForm onCancel={create.cancel} onCreated={create.created} />}
         {create.secret && (
           <SecretOnce
@@ -54,9 +75,13 @@ export function ApiKeys() {
             onDone={create.done}
           />
         )}
-        <WhenLoaded loaded={list} what="API keys">
+        <ActionError error={list.error} what="see, create or revoke API keys" />
+        <WhenLoaded loaded={{ ...list, error: undefined }} what="API keys">
           {(data) => (
-            <DataTable label="API keys" columns={['Name', 'Kind', 'Scopes', 'Created', 'Last used', 'Status', ACTIONS]}>
+            <DataTable
+              label="API keys"
+              columns={['Name', 'Kind', 'Scopes', 'Created', 'Made by', 'Last used', 'Status', ACTIONS]}
+            >
               {data.api_keys.map((k) => (
                 <tr key={k.id}>
                   <th scope="row">
@@ -76,6 +101,9 @@ export function ApiKeys() {
                   </td>
                   <td>{k.scopes.join(', ')}</td>
                   <td>{when(k.created_at)}</td>
+                  <td>
+                    <MadeBy by={k.created_by} />
+                  </td>
                   <td>{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
                   <td>
                     {k.revoked_at ? (
@@ -146,7 +174,7 @@ function NewKeyForm({
           />
         )}
       </Field>
-      <ErrorNotice error={error} />
+      <ActionError error={error} what="create API keys" />
       <FormActions busy={busy} label="Create key" working="Creating…" onCancel={onCancel} />
     </form>
   );

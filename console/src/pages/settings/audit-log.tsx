@@ -57,7 +57,12 @@ export function AuditLog() {
                 data.entries.length === 0 && !filtered(filters) && page === 1 ? (
                   <NothingYet />
                 ) : (
-                  <Entries data={data} onPage={(n) => go(filters, n)} onClear={() => go(NO_FILTERS)} />
+                  <Entries
+                    data={data}
+                    filtered={filtered(filters)}
+                    onPage={(n) => go(filters, n)}
+                    onClear={() => go(NO_FILTERS)}
+                  />
                 )
               }
             </WhenLoaded>
@@ -163,14 +168,15 @@ function Filters({ filters, onApply }: { filters: AuditFilters; onApply: (next: 
   );
 }
 
-function Entries({ data, onPage, onClear }: { data: AuditPage; onPage: (n: number) => void; onClear: () => void }) {
+function Entries(props: { data: AuditPage; filtered: boolean; onPage: (n: number) => void; onClear: () => void }) {
+  const { data, onPage } = props;
   const { page, hasNext } = pageOf(data);
   if (data.entries.length === 0) {
     return (
       <p class="notice" role="status">
-        No change matches these filters.{' '}
-        <button type="button" class="link" onClick={onClear}>
-          Show every change
+        {props.filtered ? 'No change matches these filters.' : 'No entries on this page: the log is shorter.'}{' '}
+        <button type="button" class="link" onClick={props.onClear}>
+          Show the newest changes
         </button>
       </p>
     );
@@ -231,8 +237,8 @@ function NothingYet() {
         <li>settings changed and users erased.</li>
       </ul>
       <p class="muted">
-        Reading the analytics is not recorded, nor what an operator does on the server (
-        <code>npm run key:create</code>, <code>user:invite</code>).
+        Reading the analytics is not recorded, nor what an operator does on the server (<code>npm run key:create</code>,{' '}
+        <code>user:invite</code>).
       </p>
     </section>
   );

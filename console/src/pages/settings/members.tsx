@@ -1,26 +1,28 @@
 import { useState } from 'preact/hooks';
 import { useAction, useSubmit } from '../../actions';
-import { api } from '../../api';
+import { ApiFailure, api } from '../../api';
 import { Field, SubmitButton, choices } from '../../components/form';
+import { ActionError, RoleNotice } from '../../components/role-notice';
 import { ACTIONS, DataTable } from '../../components/table';
-import { Badge, DeleteButton, ErrorNotice, SecretOnce, Section, WhenLoaded } from '../../components/ui';
-import { when } from '../../format';
+import { Badge, ConfirmButton, DeleteButton, Facts, SecretOnce, Section, WhenLoaded } from '../../components/ui';
+import { when, words } from '../../format';
 import { useApi } from '../../hooks';
-import { useSignedIn } from '../../session';
+import { ADMIN_ROLES, MEMBER_ROLES, ROLES, ROLE_MEANING, type Role, rolesInWords } from '../../roles';
+import { type Session, managesMembers, useSession, useSignedIn } from '../../session';
 import { SettingsPage } from './tabs';
 import { text } from '../../forms';
 
 interface Member {
   id: string;
   email: string;
-  role: 'owner' | 'member';
+  role: Role;
   has_password: boolean;
   created_at: string;
 }
 
 export function Members() {
   const session = useSignedIn();
-  const isOwner = session.user.role === 'owner';
+  const isOwner = managesMembers(session);
   const list = useApi<{ members: Member[] }>('/console/members');
   const [link, setLink] = useState<{ email: string; url: string }>();
   const linking = useAction();
@@ -33,9 +35,11 @@ export function Members() {
     <SettingsPage>
       <Section title="Members">
         <p class="muted">
-          Everyone here can use the whole console (it acts as an admin key of the project). Owners also invite and
-          remove people. A person signs in with a one-time link first, then sets a password.
+          Each person has a role, which decides what they may do here and through the API with their session. A person
+          signs in with a one-time link first, then sets a password.
         </p>
+        <Facts items={ROLES.map((role) => [words(role), ROLE_MEANING[role]] as const)} />
+        {!isOwner && <RoleNotice what="invite or remove people or change their roles" allowed={MEMBER_ROLES} />}
         {isOwner && (
           <InviteForm
             onInvited={(email, url) => {
@@ -52,7 +56,7 @@ export function Members() {
             onDone={() => setLink(undefined)}
           />
         )}
-        <ErrorNotice error={linking.error} />
+        <ActionError error={linking.error} what="issue sign-in links" />
         <WhenLoaded loaded={list} what="members">
           {(data) => (
             <DataTable label="Members" columns={['Email', 'Role', 'Password', 'Since', isOwner && ACTIONS]}>
@@ -62,7 +66,16 @@ export function Members() {
                     {m.email} {m.id === session.user.id && <span class="muted">(you)</span>}
                   </th>
                   <td>
-                    <Badge tone={m.role === 'owner' ? 'info' : 'muted'}>{m.role}</Badge>
+                    {isOwner ? (
+                      <RoleChange
+                        key={`${m.id} ${m.role}`}
+                        member={m}
+                        self={m.id === session.user.id}
+                        then={list.reload}
+                      />
+                    ) : (
+                      <Badge tone={ADMIN_ROLES.includes(m.role) ? 'info' : 'muted'}>{m.role}</Badge>
+                    )}
                   </td>
                   <td>{m.has_password ? 'set' : 'not yet'}</td>
                   <td>{when(m.created_at)}</td>
@@ -97,6 +110,62 @@ export function Members() {
   );
 }
 
+/**
+ * An owner changes a member's role: pick it, then confirm. Taking `admin` from someone revokes the
+ * keys they made; the last owner cannot give up the role (409 last_owner), said in words.
+ */
+function RoleChange({ member, self, then }: { member: Member; self: boolean; then: () => void }) {
+  const { signedIn } = useSession();
+  const [role, setRole] = useState<Role>(member.role);
+  const losesAdmin = ADMIN_ROLES.includes(member.role) && !ADMIN_ROLES.includes(role);
+  const change = async () => {
+    try {
+      await api('PATCH', `/console/members/${member.id}`, { role });
+    } catch (err) {
+      if (err instanceof ApiFailure && err.details.reason === 'last_owner') {
+        throw new Error(
+          `${member.email} is the project's only owner, and a project keeps one: make another person an owner first.`,
+        );
+      }
+      throw err;
+    }
+    // One's own role changed: what the console shows follows it.
+    if (self) signedIn(await api<Session>('GET', '/console/session'));
+    then();
+  };
+  return (
+    <div class="row">
+      <select
+        aria-label={`Role of ${member.email}`}
+        value={role}
+        onChange={(e) => setRole(e.currentTarget.value as Role)}
+      >
+        {choices(ROLES)}
+      </select>
+      {role !== member.role && (
+        <ConfirmButton
+          label="Change role"
+          ariaLabel={`Change the role of ${member.email}`}
+          title={`Make ${self ? 'yourself' : member.email} ${rolesInWords([role])}?`}
+          body={
+            <>
+              <p>
+                {words(role)}: {ROLE_MEANING[role]}.
+              </p>
+              {losesAdmin && (
+                <p>The API keys {self ? 'you' : 'they'} made, and the keys those keys made, are revoked.</p>
+              )}
+              {self && role !== 'owner' && <p>You will no longer manage the members: only an owner can undo this.</p>}
+            </>
+          }
+          confirmLabel="Change role"
+          onConfirm={change}
+        />
+      )}
+    </div>
+  );
+}
+
 function InviteForm({ onInvited }: { onInvited: (email: string, link: string) => void }) {
   const { busy, error, onSubmit } = useSubmit(async (data, form) => {
     const email = text(data, 'email');
@@ -115,13 +184,13 @@ function InviteForm({ onInvited }: { onInvited: (email: string, link: string) =>
         <Field label="Role">
           {(control) => (
             <select {...control} name="role">
-              {choices(['member', 'owner'])}
+              {choices(ROLES, { selected: 'member' })}
             </select>
           )}
         </Field>
       </div>
       <SubmitButton busy={busy} label="Invite" working="Inviting…" />
-      <ErrorNotice error={error} />
+      <ActionError error={error} what="invite people" />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { NavLinks } from '../../components/nav';
 import { Page } from '../../components/ui';
+import { isAdmin, useSignedIn } from '../../session';
 
 const TABS = [
   ['/console/settings/api-keys', 'API Keys'],
@@ -9,12 +10,15 @@ const TABS = [
   ['/console/settings/account', 'Account'],
 ] as const;
 
+/** Shown to owners and admins only: the page tells anyone else who may read it. */
+const AUDIT_TAB = ['/console/settings/audit-log', 'Audit log'] as const;
+
 const INTEGRATION_TABS = [
   ['/console/settings/integrations/webhooks', 'Webhooks'],
   ['/console/settings/integrations/subscriptions', 'Subscriptions'],
 ] as const;
 
-/** A page of Settings under its tabs: API Keys | Integrations (→ Webhooks | Subscriptions) | Members | Account */
+/** A page of Settings under its tabs: API Keys | Integrations (→ Webhooks | Subscriptions) | Members | Account | Audit log */
 export function SettingsPage({
   integrations = false,
   children,
@@ -22,9 +26,10 @@ export function SettingsPage({
   integrations?: boolean;
   children: ComponentChildren;
 }) {
+  const tabs = isAdmin(useSignedIn()) ? [...TABS, AUDIT_TAB] : TABS;
   return (
     <Page title="Settings" lead="API keys, integrations and the people of this project.">
-      <NavLinks class="tabs" label="Settings" links={TABS} />
+      <NavLinks class="tabs" label="Settings" links={tabs} />
       {integrations && <NavLinks class="tabs" label="Integrations" links={INTEGRATION_TABS} />}
       {children}
     </Page>
