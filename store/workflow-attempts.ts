@@ -337,3 +337,12 @@ export async function takeChangedSessions(client: PoolClient, projectId: string)
   );
   return [...new Set(rows.map((r) => r.session_id))];
 }
+
+/**
+ * Takes the project's rebuild requests (workflow_changes, written by a replay's truncate): true
+ * when there was one, and every goal's attempts are to be built anew.
+ */
+export async function takeRebuildRequest(client: PoolClient, projectId: string): Promise<boolean> {
+  const { rowCount } = await client.query('delete from workflow_changes where project_id = $1', [projectId]);
+  return (rowCount ?? 0) > 0;
+}

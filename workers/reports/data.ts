@@ -3,6 +3,7 @@ import { recommendedActions } from '../../domain/friction/actions.js';
 import { pageTotals } from '../../store/friction-points.js';
 import { round } from '../../domain/metrics.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
+import { goalsWithWorkflows } from '../../store/workflows.js';
 import type { DateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import { frictionIndex } from '../../domain/friction/index.js';
@@ -72,14 +73,7 @@ export type ReportContent =
 
 /** Workflows are not kept per day: the latest mining of each goal, whatever the period. */
 async function gatherWorkflows(db: Pool, projectId: string): Promise<GoalLine[]> {
-  // One statement, so goals and workflows come from the same pass of the miner.
-  const { rows } = await db.query<Omit<GoalLine, 'workflows'> & { [K in keyof WorkflowLine]: WorkflowLine[K] | null }>(
-    `select g.goal, g.computed_at, g.completions, w.workflow_id, w.path, w.frequency, w.occurrences, w.users,
-            w.completion_rate, w.avg_time_seconds as avg_time, w.efficiency_score
-     from workflow_goals g left join workflows w on w.project_id = g.project_id and w.goal = g.goal
-     where g.project_id = $1 order by g.goal, w.rank`,
-    [projectId],
-  );
+  const rows = await goalsWithWorkflows(db, projectId);
   const goals = new Map<string, GoalLine>();
   for (const { goal, computed_at, completions, ...w } of rows) {
     const line = goals.get(goal) ?? { goal, computed_at, completions, workflows: [] };

@@ -15,28 +15,19 @@ import {
   forgetAttempts,
   goalSummary,
   takeChangedSessions,
+  takeRebuildRequest,
 } from '../../store/workflow-attempts.js';
+import { addGoals, deleteGoals, keptGoals, projectsWithGoals, storedGoals } from '../../store/workflow-goals.js';
 import { stepFriction } from '../../store/step-friction.js';
 import { storeGoal } from './store-goal.js';
 
 /** Sessions read at once (memory is bounded by this, not by the project or a burst of changes). */
 const SESSIONS_PER_READ = 2000;
 
-/**
- * The goals a project's workflows are kept for: its active Jobs' goals, the goals declared in
- * projects.settings.goals (PUT /settings/goals), and the goals asked for by GET /analytics/workflows
- * in the last analytics.workflows.requestedGoalTtlDays (older requests are forgotten).
- */
+/** The goals a project's workflows are kept for (keptGoals), with the request lifetime of its settings. */
 async function projectGoals(client: PoolClient, projectId: string): Promise<Set<string>> {
   const { workflows } = await projectAnalyticsConfig(client, projectId);
-  const { rows } = await client.query<{ goal: string }>(
-    `select goal from jobs where project_id = $1 and status = 'active' and goal is not null
-     union select jsonb_array_elements_text(coalesce(settings->'goals', '[]')) from projects where project_id = $1
-     union select goal from workflow_goals
-       where project_id = $1 and requested and requested_at > now() - $2::int * interval '1 day'`,
-    [projectId, workflows.requestedGoalTtlDays],
-  );
-  return new Set(rows.map((r) => r.goal));
+  return new Set(await keptGoals(client, projectId, workflows.requestedGoalTtlDays));
 }
 
 /** The attempts at `goals` of the stored sessions among `sessionIds`. */
@@ -86,23 +77,18 @@ export async function refreshProjectWorkflows(
   backfillShare = 1,
 ): Promise<number> {
   const computed = await projectPass(db, WORKFLOWS_PASS, projectId, { wait }, async (client) => {
-    const { rowCount: rebuilds } = await client.query('delete from workflow_changes where project_id = $1', [
-      projectId,
-    ]);
+    const rebuild = await takeRebuildRequest(client, projectId);
     const changed = await takeChangedSessions(client, projectId);
     const goals = await projectGoals(client, projectId);
-    const { rows: known } = await client.query<{ goal: string; computed: boolean }>(
-      'select goal, computed_at is not null as computed from workflow_goals where project_id = $1',
-      [projectId],
-    );
+    const known = await storedGoals(client, projectId);
     const gone = known.filter((k) => !goals.has(k.goal)).map((k) => k.goal);
     if (gone.length > 0) {
       // Their attempts and sums, then the goals with (on delete cascade) their workflows.
       await forgetAttempts(client, projectId, gone);
-      await client.query('delete from workflow_goals where project_id = $1 and goal = any($2)', [projectId, gone]);
+      await deleteGoals(client, projectId, gone);
     }
-    if ((rebuilds ?? 0) > 0) await forgetAttempts(client, projectId, 'all');
-    const computed = new Set(known.filter((k) => k.computed && (rebuilds ?? 0) === 0).map((k) => k.goal));
+    if (rebuild) await forgetAttempts(client, projectId, 'all');
+    const computed = new Set(known.filter((k) => k.computed && !rebuild).map((k) => k.goal));
     const kept = [...goals].filter((g) => computed.has(g)).sort();
     const fresh = [...goals].filter((g) => !computed.has(g)).sort();
     for (let i = 0; kept.length > 0 && i < changed.length; i += SESSIONS_PER_READ) {
@@ -111,12 +97,9 @@ export async function refreshProjectWorkflows(
     }
     if (fresh.length > 0) {
       // A goal's sums reference its row: a Job's or a declared goal has none before its first pass.
-      await client.query(
-        `insert into workflow_goals (project_id, goal) select $1, unnest($2::text[]) on conflict do nothing`,
-        [projectId, fresh],
-      );
+      await addGoals(client, projectId, fresh);
       // A goal marked for computing again (computed_at cleared) may still hold state: built anew.
-      if ((rebuilds ?? 0) === 0) await forgetAttempts(client, projectId, fresh);
+      if (!rebuild) await forgetAttempts(client, projectId, fresh);
       await attemptAllSessions(client, projectId, fresh, new BackfillPace(backfillShare));
     }
     const stale = [...(changed.length > 0 ? kept : []), ...fresh].sort();
@@ -138,25 +121,11 @@ export async function refreshProjectWorkflows(
 /** Every project that may need a pass (or just `projectId`); returns how many goals were computed. */
 export async function refreshWorkflows(services: Services, projectId?: string): Promise<number> {
   const { db } = services;
-  const { rows } = projectId
-    ? { rows: [{ project_id: projectId }] }
-    : await db.query<{ project_id: string }>(
-        `select project_id from workflow_changes
-         union select project_id from workflow_session_changes
-         union select project_id from workflow_goals
-         union select project_id from jobs where status = 'active' and goal is not null
-         union select project_id from projects where settings ? 'goals'
-         order by 1`,
-      );
+  const projects = projectId ? [projectId] : await projectsWithGoals(db);
   let computed = 0;
   const explicit = projectId !== undefined;
-  for (const row of rows) {
-    computed += await refreshProjectWorkflows(
-      db,
-      row.project_id,
-      explicit,
-      explicit ? 1 : services.config.backfillShare,
-    );
+  for (const project of projects) {
+    computed += await refreshProjectWorkflows(db, project, explicit, explicit ? 1 : services.config.backfillShare);
   }
   return computed;
 }

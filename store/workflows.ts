@@ -1,0 +1,77 @@
+import { type Workflow } from '../domain/workflows/mining.js';
+import type { Pool, PoolClient } from '../lib/db.js';
+import { FACT_NAMES, factsFromJson } from './friction-facts.js';
+import type { StepFriction } from './step-friction.js';
+
+/**
+ * workflows and workflow_steps: each kept goal's workflows from its latest mining, written by the
+ * workflows worker in its project's pass (store/locks.ts, projectPass) and read by reports.
+ */
+
+/** A step of a stored workflow with its friction (workflow_steps). */
+export type StoredStep = StepFriction & { workflow_id: string; position: number; step: string };
+
+/** Deletes a goal's workflows; their steps go with them (on delete cascade). */
+export async function deleteWorkflows(client: PoolClient, projectId: string, goal: string): Promise<void> {
+  await client.query('delete from workflows where project_id = $1 and goal = $2', [projectId, goal]);
+}
+
+/** Inserts a goal's workflows, ranked in the order given. */
+export async function insertWorkflows(
+  client: PoolClient,
+  projectId: string,
+  goal: string,
+  workflows: Workflow[],
+): Promise<void> {
+  await client.query(
+    `insert into workflows (project_id, goal, workflow_id, rank, path, occurrences, frequency, users, user_share,
+                            completion_rate, avg_time_seconds, efficiency_score, optimal_steps, actual_avg_steps)
+     select $1, $2, w->>'workflow_id', (ord - 1)::int, array(select jsonb_array_elements_text(w->'path')),
+            (w->>'occurrences')::int, (w->>'frequency')::float8, (w->>'users')::int, (w->>'user_share')::float8,
+            (w->>'completion_rate')::float8, (w->>'avg_time')::float8, (w->>'efficiency_score')::float8,
+            (w->>'optimal_steps')::int, (w->>'actual_avg_steps')::float8
+     from jsonb_array_elements($3::jsonb) with ordinality as x(w, ord)`,
+    [projectId, goal, JSON.stringify(workflows)],
+  );
+}
+
+/** Inserts the steps of a project's workflows with their friction facts and common issues. */
+export async function insertWorkflowSteps(client: PoolClient, projectId: string, steps: StoredStep[]): Promise<void> {
+  await client.query(
+    `insert into workflow_steps (project_id, workflow_id, position, step, ${FACT_NAMES}, common_issues)
+     select $1, s->>'workflow_id', (s->>'position')::int, s->>'step', ${factsFromJson('s')},
+            array(select jsonb_array_elements_text(s->'common_issues'))
+     from jsonb_array_elements($2::jsonb) s`,
+    [projectId, JSON.stringify(steps)],
+  );
+}
+
+/** A kept goal with one of its workflows, or with nulls when it has none. */
+export interface GoalWorkflowRow {
+  goal: string;
+  computed_at: Date | null;
+  completions: number;
+  workflow_id: string | null;
+  path: string[] | null;
+  frequency: number | null;
+  occurrences: number | null;
+  users: number | null;
+  completion_rate: number | null;
+  avg_time: number | null;
+  efficiency_score: number | null;
+}
+
+/**
+ * Every goal the project keeps with its workflows in rank order, in one statement so that goals
+ * and workflows come from the same pass of the miner.
+ */
+export async function goalsWithWorkflows(db: Pool, projectId: string): Promise<GoalWorkflowRow[]> {
+  const { rows } = await db.query<GoalWorkflowRow>(
+    `select g.goal, g.computed_at, g.completions, w.workflow_id, w.path, w.frequency, w.occurrences, w.users,
+            w.completion_rate, w.avg_time_seconds as avg_time, w.efficiency_score
+     from workflow_goals g left join workflows w on w.project_id = g.project_id and w.goal = g.goal
+     where g.project_id = $1 order by g.goal, w.rank`,
+    [projectId],
+  );
+  return rows;
+}
