@@ -339,6 +339,7 @@ describe('admin console in Chromium', function () {
       ['event-context', '/console/context?event=feature_impression&date_range=last_7_days'],
       ['members', '/console/settings/members'],
       ['account', '/console/settings/account'],
+      ['audit-log', '/console/settings/audit-log'],
     ] as const) {
       await page.goto(`${origin}${url}`);
       await shoot(page, name);
