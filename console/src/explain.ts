@@ -38,7 +38,7 @@ export type Explained = keyof typeof EXPLANATIONS;
  */
 export function efficiencyWords(score: number): string {
   if (!Number.isFinite(score) || score <= 0) return '–';
-  if (score >= 0.995) return 'as short as the shortest';
+  if (score >= 0.995) return 'shortest';
   const times = 1 / score;
-  return `${times < 10 ? times.toFixed(1).replace(/\.0$/, '') : Math.round(times)}× the shortest path's steps`;
+  return `${times < 10 ? times.toFixed(1).replace(/\.0$/, '') : Math.round(times)}× the steps`;
 }

@@ -88,10 +88,11 @@ export function placeLabels(
       [x - gap - width, y - height / 2],
       [x - width / 2, y - gap - height],
       [x - width / 2, y + gap],
-      [x + gap * 0.7, y - gap * 0.7 - height],
-      [x + gap * 0.7, y + gap * 0.7],
-      [x - gap * 0.7 - width, y - gap * 0.7 - height],
-      [x - gap * 0.7 - width, y + gap * 0.7],
+      // Diagonals: beside the point's edge, clear of its marker above or below.
+      [x + 2, y - gap - height],
+      [x + 2, y + gap],
+      [x - 2 - width, y - gap - height],
+      [x - 2 - width, y + gap],
     ];
     const free = spots
       .map(([left, top]) => ({ x: left, y: top, width, height }))
@@ -224,6 +225,8 @@ export function scatter(
         pointStyle: colors[i]!.shape as 'circle',
         pointRadius: 6,
         pointHoverRadius: 8,
+        // A feature at 0 % or 100 % shows its whole marker, not half of it.
+        clip: false as const,
       })),
     },
     options: {

@@ -53,6 +53,11 @@ describe('console feature scatter', () => {
     assert.ok(near.x + near.width < 395, 'a point at the right edge is labelled on its left');
   });
 
+  it('labels a point in a corner of the chart above it, clear of its own marker', () => {
+    const { placed } = placeLabels([{ x: 33, y: 300, text: 'budgets', width: 130 }], area, [marker(33, 300)], []);
+    assert.deepEqual(placed, [{ x: 35, y: 277, width: 130, height: 14, text: 'budgets' }]);
+  });
+
   it('leaves out a label with no free spot, keeping the ones listed first', () => {
     const crowd = Array.from({ length: 30 }, (_, i) => ({ x: 200 + (i % 3), y: 150, text: `f${i}`, width: 50 }));
     const { placed, hidden } = placeLabels(crowd, area, [marker(201, 150)], []);
@@ -108,10 +113,11 @@ describe('console score explanations', () => {
   });
 
   it('an efficiency score reads as how many times the shortest path’s steps users take', () => {
-    assert.equal(efficiencyWords(1), 'as short as the shortest');
-    assert.equal(efficiencyWords(0.5), "2× the shortest path's steps");
-    assert.equal(efficiencyWords(0.33), "3× the shortest path's steps");
-    assert.equal(efficiencyWords(0.4), "2.5× the shortest path's steps");
+    assert.equal(efficiencyWords(1), 'shortest');
+    assert.equal(efficiencyWords(0.5), '2× the steps');
+    assert.equal(efficiencyWords(0.33), '3× the steps');
+    assert.equal(efficiencyWords(0.4), '2.5× the steps');
+    assert.equal(efficiencyWords(0.07), '14× the steps');
     assert.equal(efficiencyWords(0), '–');
   });
 });

@@ -40,6 +40,13 @@ export function ChartView({
       ...config,
       options: { responsive: true, maintainAspectRatio: false, ...config.options },
     });
+    // The axis titles as drawn, on the canvas: its pixels carry no text for a test or a tool to read.
+    canvas.current!.dataset.axes = JSON.stringify(
+      Object.values(chart.scales).flatMap((scale) => {
+        const title = (scale.options as { title?: { display?: boolean; text?: string | string[] } }).title;
+        return title?.display && title.text ? [String(title.text)] : [];
+      }),
+    );
     return () => chart.destroy();
   }, [config]);
   return (

@@ -29,11 +29,12 @@ export function Explain({ term, children }: { term: Explained; children: Compone
   useEffect(() => {
     if (!at) return;
     const escape = (event: KeyboardEvent) => event.key === 'Escape' && hide();
+    // The tip is fixed in the window: it follows its score when the page or a table scrolls.
     window.addEventListener('keydown', escape);
-    window.addEventListener('scroll', hide, true);
+    window.addEventListener('scroll', show, true);
     return () => {
       window.removeEventListener('keydown', escape);
-      window.removeEventListener('scroll', hide, true);
+      window.removeEventListener('scroll', show, true);
     };
   }, [at]);
   return (
@@ -53,7 +54,14 @@ export function Explain({ term, children }: { term: Explained; children: Compone
         role="tooltip"
         class="explain__tip"
         hidden={!at}
-        style={at && { left: `${at.left}px`, width: `${at.width}px`, top: at.top, bottom: at.bottom }}
+        style={
+          // Preact 11 adds no unit to numbers: every length is written with its px.
+          at && {
+            left: `${at.left}px`,
+            width: `${at.width}px`,
+            ...(at.top === undefined ? { bottom: `${at.bottom}px` } : { top: `${at.top}px` }),
+          }
+        }
       >
         {text}
       </span>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { type Measure, NODE_WIDTH, type PathInput, layoutPaths, linkTitle, nodeTitle } from '../paths';
 
 const MEASURES: { value: Measure; label: string }[] = [
@@ -14,6 +14,11 @@ export function PathsDiagram({ goal, workflows, top = 8 }: { goal: string; workf
   const [measure, setMeasure] = useState<Measure>('occurrences');
   const name = useId();
   const layout = useMemo(() => layoutPaths(goal, workflows, measure, top), [goal, workflows, measure, top]);
+  const scroller = useRef<HTMLDivElement>(null);
+  // A diagram wider than its box opens at its right end: the goal and the steps just before it.
+  useEffect(() => {
+    scroller.current!.scrollLeft = scroller.current!.scrollWidth;
+  }, [layout]);
   const unit = measure === 'users' ? 'users' : 'completions';
   const summary = `Paths diagram of the ${layout.shown} most common paths to ${goal}${
     layout.folded > 0 ? `, ${layout.folded} more folded into "Other paths"` : ''
@@ -35,7 +40,7 @@ export function PathsDiagram({ goal, workflows, top = 8 }: { goal: string; workf
           </label>
         ))}
       </fieldset>
-      <div class="paths-scroll" role="region" aria-label={`Paths to ${goal}`} tabIndex={0}>
+      <div ref={scroller} class="paths-scroll" role="region" aria-label={`Paths to ${goal}`} tabIndex={0}>
         <svg
           class="paths-diagram"
           width={layout.width}

@@ -139,7 +139,7 @@ function GoalPaths({ goal, workflows }: { goal: string; workflows: Workflow[] })
             <td class="num">{percent(w.completion_rate)}</td>
             <td class="num">{duration(w.avg_time)}</td>
             <td class="num">
-              {num(w.efficiency_score)} <span class="muted">({efficiencyWords(w.efficiency_score)})</span>
+              {num(w.efficiency_score)} <span class="muted">· {efficiencyWords(w.efficiency_score)}</span>
             </td>
             <td>
               {!isFolded(w.path) && (
