@@ -1,29 +1,15 @@
 import { boundedError } from '../../domain/addresses.js';
 import type { Pool } from '../../lib/db.js';
 import { inTransaction } from '../../lib/db.js';
-
-/** A delivery a sender holds: its lease runs until it records the attempt's outcome. */
-export interface Claimed {
-  project_id: string;
-  delivery_id: string;
-  payload: unknown;
-  attempts: number;
-  round_start: number;
-  url: string | null;
-  secret: string | null;
-}
-
-/** The outcome of one attempt as it is stored. */
-export interface Recorded {
-  durationMs: number;
-  status: number | null;
-  error: string | null;
-  /** 'pending' with the wait before the retry, or the delivery's final status. */
-  next: { status: 'pending'; delayMs: number } | { status: 'succeeded' | 'failed' };
-}
-
-// Claims of every sender take turns, so the per-project count they read stays true until commit.
-const CLAIM_LOCK = 'pi-webhook-claim';
+import {
+  type Claimed,
+  type Recorded,
+  leaseDueDeliveries,
+  logAttemptsStarted,
+  recordAttemptOutcome,
+  settleDelivery,
+  takeClaimTurn,
+} from '../../store/webhook-deliveries.js';
 
 /**
  * Claims up to `limit` due deliveries, taking turns between projects: each project's oldest due
@@ -38,66 +24,11 @@ export async function claimDeliveries(
   options: { limit: number; perProject: number; leaseMs: number },
 ): Promise<Claimed[]> {
   return inTransaction(db, async (client) => {
-    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [CLAIM_LOCK]);
-    const { rows } = await client.query<Claimed>(
-      `with leased as (
-         select project_id, count(*)::int as n from webhook_deliveries
-         where status = 'pending' and locked_until >= now() group by project_id),
-       due as (
-         select project_id, delivery_id, next_attempt_at,
-                row_number() over (partition by project_id order by next_attempt_at, delivery_id) as turn
-         from webhook_deliveries d
-         where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-           and not exists (select 1 from webhook_subscriptions s
-                           where s.project_id = d.project_id and s.webhook_id = d.webhook_id
-                             and s.status = 'paused' and d.event <> 'test')),
-       picked as (
-         select due.project_id, due.delivery_id from due left join leased using (project_id)
-         where due.turn <= $2 - coalesce(leased.n, 0)
-         order by due.turn, due.next_attempt_at limit $1)
-       update webhook_deliveries d set attempts = d.attempts + 1, locked_until = now() + $3 * interval '1 millisecond'
-       from picked where d.project_id = picked.project_id and d.delivery_id = picked.delivery_id
-       returning d.project_id, d.delivery_id, d.payload, d.attempts, d.round_start,
-         case d.target
-           when 'subscription' then (select s.url from webhook_subscriptions s
-                                     where s.project_id = d.project_id and s.webhook_id = d.webhook_id)
-           else (select i.url from integration_webhooks i where i.project_id = d.project_id) end as url,
-         case d.target
-           when 'subscription' then (select s.secret from webhook_subscriptions s
-                                     where s.project_id = d.project_id and s.webhook_id = d.webhook_id)
-           else (select i.secret from integration_webhooks i where i.project_id = d.project_id) end as secret`,
-      [options.limit, options.perProject, options.leaseMs],
-    );
-    if (rows.length > 0) {
-      await client.query(
-        `insert into webhook_attempts (project_id, delivery_id, attempt, url)
-         select * from unnest($1::uuid[], $2::text[], $3::int[], $4::text[])`,
-        [
-          rows.map((r) => r.project_id),
-          rows.map((r) => r.delivery_id),
-          rows.map((r) => r.attempts),
-          rows.map((r) => r.url ?? '(target removed)'),
-        ],
-      );
-    }
+    await takeClaimTurn(client);
+    const rows = await leaseDueDeliveries(client, options);
+    if (rows.length > 0) await logAttemptsStarted(client, rows);
     return rows;
   });
-}
-
-/**
- * Extends the leases of deliveries still in flight, only while each claim is still the sender's
- * own (same attempt number): a slow answer or a slow recording never lets another sender send the
- * same delivery again while this one is alive.
- */
-export async function renewLeases(db: Pool, held: Claimed[], leaseMs: number): Promise<void> {
-  if (held.length === 0) return;
-  await db.query(
-    `update webhook_deliveries d set locked_until = now() + $4 * interval '1 millisecond'
-     from unnest($1::uuid[], $2::text[], $3::int[]) as h(project_id, delivery_id, attempts)
-     where d.project_id = h.project_id and d.delivery_id = h.delivery_id and d.attempts = h.attempts
-       and d.status = 'pending'`,
-    [held.map((d) => d.project_id), held.map((d) => d.delivery_id), held.map((d) => d.attempts), leaseMs],
-  );
 }
 
 /** Stores an attempt's outcome and releases the lease, only while the claim is still ours. */
@@ -105,34 +36,7 @@ export async function recordAttempt(db: Pool, d: Claimed, outcome: Recorded): Pr
   // Stored texts are bounded, whatever a failure said (the full text is in the sender's log).
   const error = outcome.error === null ? null : boundedError(outcome.error);
   await inTransaction(db, async (client) => {
-    await client.query(
-      `update webhook_attempts set duration_ms = $4, status = $5, error = $6, retry_in_ms = $7
-       where project_id = $1 and delivery_id = $2 and attempt = $3`,
-      [
-        d.project_id,
-        d.delivery_id,
-        d.attempts,
-        outcome.durationMs,
-        outcome.status,
-        error,
-        outcome.next.status === 'pending' ? outcome.next.delayMs : null,
-      ],
-    );
-    // A lapsed lease may have passed the delivery to another sender: then attempts moved on.
-    await client.query(
-      `update webhook_deliveries
-       set status = $4, next_attempt_at = now() + $5 * interval '1 millisecond', locked_until = null,
-           last_status = $6, last_error = $7, finished_at = case when $4 = 'pending' then null else now() end
-       where project_id = $1 and delivery_id = $2 and attempts = $3`,
-      [
-        d.project_id,
-        d.delivery_id,
-        d.attempts,
-        outcome.next.status,
-        outcome.next.status === 'pending' ? outcome.next.delayMs : 0,
-        outcome.status,
-        error,
-      ],
-    );
+    await recordAttemptOutcome(client, d, outcome, error);
+    await settleDelivery(client, d, outcome, error);
   });
 }

@@ -4,7 +4,8 @@ import got from 'got';
 import { listen, wakeLoop } from '../../lib/notify.js';
 import type { Services } from '../../lib/services.js';
 import { type AttemptOutcome, type NextStep, nextStep } from '../../domain/webhooks/retry.js';
-import { type Claimed, claimDeliveries, recordAttempt, renewLeases } from './outbox.js';
+import { type Claimed, nextDueAt, renewLeases } from '../../store/webhook-deliveries.js';
+import { claimDeliveries, recordAttempt } from './outbox.js';
 import { webhookHeaders } from '../../domain/webhooks/signing.js';
 import { guardedLookup, literalTargetProblem, targetPolicy } from '../../lib/targets.js';
 import { SEALED, SecretBox } from '../../lib/secret-box.js';
@@ -139,12 +140,8 @@ export function startWebhookSender(services: Services): Promise<RunningSender> {
    * loop, one finishing in another sender is found by the poll.
    */
   async function scheduleNextDue(): Promise<void> {
-    const { rows } = await db.query<{ at: Date | null }>(
-      `select min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) as at
-       from webhook_deliveries where status = 'pending' and (next_attempt_at > now() or locked_until >= now())`,
-    );
+    const at = await nextDueAt(db);
     clearTimeout(dueTimer);
-    const at = rows[0]?.at;
     if (!at) return;
     dueTimer = setTimeout(() => loop.wake(), Math.max(0, Math.min(at.getTime() - Date.now(), config.pollIntervalMs)));
     dueTimer.unref();
