@@ -245,15 +245,16 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
         const types = (stringParam(ctx, 'event_types') ?? '').split(',').filter(Boolean);
         if (types.some((t) => t.length > 255))
           throw fieldError('event_types', 'invalid_value', 'event names are at most 255 characters.');
-        await audit(db, ctx, 'export.events_requested', null, { format, ...range.range, event_types: types });
-
         const { projectId } = ctx.state.auth;
         streaming ??= new ProjectShare(exports.perProject ?? EXPORT_PROJECT_CONNECTIONS);
+        // Refused before it is recorded: a download the project did not get is not in its audit log.
         const release = streaming.take(projectId);
         if (!release) throw projectAtShare(streaming.perProject);
-        const chunks = exportChunks(exports.db, format, rawExportQuery(projectId, range.range, types));
+        let chunks: AsyncGenerator<string, void, undefined>;
         let first: IteratorResult<string, void>;
         try {
+          await audit(db, ctx, 'export.events_requested', null, { format, ...range.range, event_types: types });
+          chunks = exportChunks(exports.db, format, rawExportQuery(projectId, range.range, types));
           // The first chunk is read before answering: a failure up to there is a normal error body.
           first = await chunks.next();
         } catch (err) {
