@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type RunningApi, apiPoolLimits, startApi } from '../../api/server.js';
 import { type Config, loadConfig } from '../../lib/config.js';
-import { createPool, inTransaction, isPostgresUnavailable } from '../../lib/db.js';
+import { createPool, inTransaction } from '../../lib/db.js';
+import { classify } from '../../lib/errors.js';
 import { createLogger } from '../../lib/log.js';
 import { type Services, connectServices } from '../../lib/services.js';
 import { FreezingProxy } from './freezing-proxy.js';
@@ -172,7 +173,7 @@ describe('Postgres deadlines: statement and pool timeouts, streamed exports apar
         (e: unknown) => e,
       );
       assert.ok(err, 'the session was ended');
-      assert.ok(isPostgresUnavailable(err), (err as Error).message);
+      assert.ok(classify(err).retriable, (err as Error).message);
     } finally {
       client.release(true);
       await pool.end();
@@ -207,7 +208,7 @@ describe('Postgres deadlines: statement and pool timeouts, streamed exports apar
       ]);
       for (const { outcome, ms } of [plain, transaction]) {
         assert.ok(outcome instanceof Error, String(outcome));
-        assert.ok(isPostgresUnavailable(outcome), outcome.message);
+        assert.ok(classify(outcome).retriable, outcome.message);
         assert.ok(ms < 2500, `gave up after ${Math.round(ms)} ms`);
       }
       proxy.thaw();

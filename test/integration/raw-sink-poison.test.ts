@@ -4,8 +4,12 @@ import { createProducer } from '../../lib/kafka/client.js';
 import { registerValueSchema } from '../../lib/kafka/registry.js';
 import { topicName } from '../../lib/kafka/topics.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
+import { ServiceError } from '../../lib/errors.js';
+import type { EventOnWire } from '../../domain/sealed-user.js';
 import { startProcessors } from '../../processors/main.js';
-import type { RunningSink } from '../../processors/runtime/postgres-sink.js';
+import { rawSink } from '../../processors/raw-sink/runner.js';
+import { BatchEvents, type BatchDeadLettered } from '../../processors/runtime/batch-events.js';
+import { type PostgresSink, type RunningSink, runPostgresSink } from '../../processors/runtime/postgres-sink.js';
 import {
   closeServices,
   count,
@@ -145,8 +149,18 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
     });
     await producer.disconnect();
 
-    sinks = await startProcessors(services(), ['raw-sink']);
-    await waitForSink('raw-sink', topicName('events'));
+    const events = new BatchEvents();
+    const letters: BatchDeadLettered['letters'] = [];
+    events.on('batch.dead_lettered', (e) => letters.push(...e.letters));
+    const flushed = events.when('batch.flushed', (e) => e.to >= 2, AbortSignal.timeout(30_000));
+    sinks = [await runPostgresSink(rawSink, { ...services(), events })];
+    const done = await flushed;
+    assert.deepEqual([done.from, done.messages, done.deadLettered], [0, 3, 1]);
+    assert.deepEqual(
+      letters.map((l) => l.offset),
+      [1],
+    );
+    assert.match(letters[0]!.error, /^sealed value does not open: /);
     const { rows } = await services().db.query<{ event: string }>(
       'select event from raw_events where project_id = $1 order by kafka_offset',
       [projectId],
@@ -162,5 +176,65 @@ describe('raw-sink, sessionize and data Postgres refuses', () => {
     assert.equal(dead.length, 1);
     assert.equal(Number(dead[0]!.kafka_offset), 1);
     assert.match(dead[0]!.error, /^sealed value does not open: /);
+  });
+  it('isolates a batch whose write throws an error of a dead letter and sets that message aside, whatever raised it', async () => {
+    await isolateTopics();
+    const { projectId } = await newProject();
+    const { kafka, registry } = services();
+    const schemaId = await registerValueSchema(registry, 'events');
+    const messages = await Promise.all(
+      ['first', 'refused', 'last'].map((event) =>
+        sealedEventMessage({
+          project_id: projectId,
+          message_id: crypto.randomUUID(),
+          user_id: 'thrown-user',
+          event,
+          timestamp: Date.now(),
+          received_at: Date.now(),
+          properties: '{}',
+        }),
+      ),
+    );
+    const producer = createProducer(kafka);
+    await producer.connect();
+    await producer.send({
+      topic: topicName('events'),
+      messages: await Promise.all(
+        messages.map(async (m) => ({ key: m.key, value: await registry.encode(schemaId, m.value) })),
+      ),
+    });
+    await producer.disconnect();
+
+    // Not a SQLSTATE: an error of ours that says no retry could write offset 1.
+    const refusing: PostgresSink<EventOnWire> = {
+      ...rawSink,
+      write(client, batch, context) {
+        if (batch.some((m) => m.offset === 1)) {
+          throw new ServiceError('test_refusal', 'offset 1 can never be written', { deadLetter: true });
+        }
+        return rawSink.write(client, batch, context);
+      },
+    };
+    const events = new BatchEvents();
+    const letters: BatchDeadLettered['letters'] = [];
+    events.on('batch.dead_lettered', (e) => letters.push(...e.letters));
+    const flushed = events.when('batch.flushed', (e) => e.to >= 2, AbortSignal.timeout(30_000));
+    sinks = [await runPostgresSink(refusing, { ...services(), events })];
+    assert.equal((await flushed).deadLettered, 1);
+    assert.deepEqual(letters, [{ offset: 1, error: 'offset 1 can never be written' }]);
+    const { rows } = await services().db.query<{ event: string }>(
+      'select event from raw_events where project_id = $1 order by kafka_offset',
+      [projectId],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.event),
+      ['first', 'last'],
+    );
+    assert.equal(
+      await count(`select 1 from dead_letters where processor = 'raw-sink' and message_key = $1 and kafka_offset = 1`, [
+        messages[1]!.key,
+      ]),
+      1,
+    );
   });
 });

@@ -5,18 +5,9 @@ import { createProducer } from '../../lib/kafka/client.js';
 import { registerValueSchema } from '../../lib/kafka/registry.js';
 import { topicName } from '../../lib/kafka/topics.js';
 import { rawSink } from '../../processors/raw-sink/runner.js';
-import { type PostgresSink, type RunningSink, runPostgresSink } from '../../processors/runtime/postgres-sink.js';
-import type { EventOnWire } from '../../domain/sealed-user.js';
-import {
-  closeServices,
-  count,
-  isolateTopics,
-  newProject,
-  sealedEventMessage,
-  services,
-  waitFor,
-  partitionWrites,
-} from './helpers.js';
+import { BatchEvents } from '../../processors/runtime/batch-events.js';
+import { type RunningSink, runPostgresSink } from '../../processors/runtime/postgres-sink.js';
+import { closeServices, count, isolateTopics, newProject, sealedEventMessage, services } from './helpers.js';
 
 const BACKLOG = 2_500;
 
@@ -27,26 +18,21 @@ describe("a sink's transactions under a backlog", () => {
     await closeServices();
   });
 
-  /** The raw sink with another chunk, telling how many messages each of its transactions got. */
-  const counted = (chunk: number, sizes: number[]): PostgresSink<EventOnWire> => ({
-    ...rawSink,
-    chunk,
-    write: (client, messages) => {
-      sizes.push(messages.length);
-      return rawSink.write(client, messages, partitionWrites()(messages.length));
-    },
-  });
-
-  /** Applies the backlog of a fresh namespace with `sink`; resolves once every event is stored. */
-  const drain = async (sink: PostgresSink<EventOnWire>, projectId: string) => {
-    running = await runPostgresSink(sink, services());
-    await waitFor(
-      'the backlog stored',
-      async () => (await count('select 1 from raw_events where project_id = $1', [projectId])) === BACKLOG,
-      60_000,
-    );
+  /**
+   * Applies the backlog of a fresh namespace with the raw sink in chunks of `chunk`; the messages of
+   * each of its transactions, once the one holding the last offset has committed.
+   */
+  const drain = async (chunk: number, projectId: string): Promise<number[]> => {
+    const events = new BatchEvents();
+    const sizes: number[] = [];
+    events.on('batch.flushed', (e) => sizes.push(e.messages));
+    const drained = events.when('batch.flushed', (e) => e.to === BACKLOG - 1, AbortSignal.timeout(60_000));
+    running = await runPostgresSink({ ...rawSink, chunk }, { ...services(), events });
+    await drained;
     await running.stop();
     running = undefined;
+    assert.equal(await count('select 1 from raw_events where project_id = $1', [projectId]), BACKLOG);
+    return sizes;
   };
 
   it('applies a fetch in transactions of at most the sink’s chunk of messages', async function () {
@@ -80,9 +66,7 @@ describe("a sink's transactions under a backlog", () => {
         await producer.send({ topic: topicName('events'), messages: messages.slice(i, i + 500) });
       }
       await producer.disconnect();
-      const sizes: number[] = [];
-      await drain(counted(chunk, sizes), projectId);
-      sizesBy.set(chunk, sizes);
+      sizesBy.set(chunk, await drain(chunk, projectId));
     }
     const small = sizesBy.get(1_000)!;
     const large = sizesBy.get(5_000)!;
