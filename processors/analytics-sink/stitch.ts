@@ -3,6 +3,7 @@ import type { AnalyticsEvent } from '../../domain/event.js';
 import { IDENTIFY_EVENT } from '../../domain/identity.js';
 import type { PoolClient } from '../../lib/db.js';
 import { type IdentityLink, linksOf, stampMoves } from '../../store/identity-links.js';
+import { moveMoments } from '../../store/moments.js';
 import { lockUsers } from '../../store/locks.js';
 import { STORED_SESSION, type StoredSessionRow, eventsWithin, storedContributions } from '../../store/sessions.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
@@ -164,24 +165,6 @@ async function moveStored(
                (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id, null as intervention`,
     params,
   );
-  for (const table of ['friction_episodes', 'job_interventions']) {
-    await client.query(
-      `update ${table} t set user_id = l.user_id from ${linked}
-       where t.project_id = l.project_id and t.user_id = l.anonymous_id`,
-      params,
-    );
-  }
-  // A job completed by both ids is the person's once: the user's completion stays.
-  await client.query(
-    `update job_completions c set user_id = l.user_id from ${linked}
-     where c.project_id = l.project_id and c.user_id = l.anonymous_id
-       and not exists (select 1 from job_completions o
-                       where o.project_id = c.project_id and o.job_id = c.job_id and o.user_id = l.user_id)`,
-    params,
-  );
-  await client.query(
-    `delete from job_completions c using ${linked} where c.project_id = l.project_id and c.user_id = l.anonymous_id`,
-    params,
-  );
+  await moveMoments(client, links);
   return { moved, takenOut: [...takenOut.values()] };
 }

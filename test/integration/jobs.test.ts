@@ -228,7 +228,7 @@ describe('jobs API', () => {
     const active = await call<{ jobs: { id: string }[]; total: number }>(api, 'GET', '/jobs?status=active', { key });
     assert.deepEqual([active.body.total, active.body.jobs[0]?.id], [1, ids[2]]);
 
-    for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x', 'status=gone']) {
+    for (const query of ['per_page=1001', 'per_page=0', 'page=0', 'page=x', 'status=gone']) {
       const bad = await call(api, 'GET', `/jobs?${query}`, { key });
       assert.equal(bad.status, 400, query);
       assert.equal(errorOf(bad).details.field, query.split('=')[0]);
