@@ -18,8 +18,10 @@ interface Entry {
 interface Log {
   entries: Entry[];
   total: number;
+  page_number: number;
   page: number;
   per_page: number;
+  next: number | null;
 }
 
 const OWNER_AT = '198.51.100.7';
@@ -267,7 +269,14 @@ describe('audit log', function () {
     const second = await log('?per_page=2&page=2');
     assert.deepEqual(
       { ...second, entries: second.entries.map((e) => e.id) },
-      { entries: all.entries.slice(2, 4).map((e) => e.id), total: all.total, page: 2, per_page: 2 },
+      {
+        entries: all.entries.slice(2, 4).map((e) => e.id),
+        total: all.total,
+        page_number: 2,
+        page: 2,
+        per_page: 2,
+        next: all.total > 4 ? 3 : null,
+      },
     );
 
     for (const [query, field, reason] of [

@@ -303,7 +303,7 @@ describe('workflows: paths to goals, materialized', function () {
       const pending = await ask('signup');
       assert.deepEqual(
         [pending.status, pending.body],
-        [202, { workflows: [], total: 0, page: 1, per_page: 20, status: 'computing' }],
+        [202, { workflows: [], total: 0, page_number: 1, page: 1, per_page: 1000, next: null, status: 'computing' }],
       );
       assert.equal(pending.headers.get('retry-after'), '5');
       assert.equal(
