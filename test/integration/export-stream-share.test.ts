@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { RunningApi } from '../../api/server.js';
 import { EXPORT_PROJECT_CONNECTIONS, loadConfig } from '../../lib/config.js';
-import { closeServices, newProject, services, startTestApi, waitFor } from './helpers.js';
+import { closeServices, count, newProject, services, startTestApi, waitFor } from './helpers.js';
 
 const RANGE = 'date_range=custom&start=2025-06-01&end=2025-06-03';
 
@@ -81,6 +81,13 @@ describe("streamed exports: each project a share of the export pool's connection
       assert.equal(error.code, 'rate_limited');
       assert.deepEqual(error.details, { reason: 'project_exports_running', limit: EXPORT_PROJECT_CONNECTIONS });
       assert.match(error.message, /already has 2 raw-event exports streaming/);
+      assert.equal(
+        await count(`select 1 from audit_log where project_id = $1 and action = 'export.events_requested'`, [
+          projects[0],
+        ]),
+        EXPORT_PROJECT_CONNECTIONS,
+        'the refused download is not in the audit log',
+      );
 
       // Another project is not held back: its export streams to the end.
       const theirs = await fetch(`${api.baseUrl}/analytics/export/events?format=ndjson&${RANGE}`, {
