@@ -1,26 +1,29 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { boundedError } from '../../domain/addresses.js';
 import { type PoolClient, inTransaction } from '../../lib/db.js';
-import type { WarehouseCredentials, WarehouseDestination } from '../../domain/exports/credentials.js';
+import type { WarehouseCredentials } from '../../domain/exports/credentials.js';
 import { queryBatches } from '../../lib/db-cursor.js';
 import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
 import { type Cell, openWriter } from './writer.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
 import { SEALED, SecretBox } from '../../lib/secret-box.js';
+import {
+  type StoredExport,
+  claimNextExport,
+  exportHeartbeat,
+  finishExport,
+  inExportSnapshot,
+  takeExportClaimTurn,
+} from '../../store/warehouse-exports.js';
 
 /** Rows per batch read from the source and written to the destination: memory holds one batch. */
 export const EXPORT_BATCH_ROWS = 5000;
 /** A running export whose heartbeat is older than this lost its worker and is claimed again. */
 export const STALE_AFTER = '5 minutes';
 
-interface ClaimedExport {
-  project_id: string;
-  export_id: string;
-  destination: WarehouseDestination;
-  credentials: WarehouseCredentials;
-  tables: WarehouseTableName[];
-}
+/** A claimed export; the API admits only WAREHOUSE_TABLES' names. */
+type ClaimedExport = StoredExport & { tables: WarehouseTableName[] };
 
 /** The message of an error with the destination's secrets blanked out, whatever a driver put in it. */
 export function publicError(err: unknown, credentials: WarehouseCredentials): string {
@@ -35,9 +38,6 @@ export const deadlineError = (deadlineMs: number) =>
   `the export ran longer than its deadline of ${Math.round(deadlineMs / 1000)} s (PI_WAREHOUSE_RUN_DEADLINE_MS) ` +
   'and was stopped; nothing was replaced at the destination. Queue it again, or export fewer tables at a time.';
 
-// Claims of every worker take turns, so the "nothing of this project running" they check holds until commit.
-const CLAIM_LOCK = 'pi-warehouse-export-claim';
-
 /**
  * Claims a queued (or abandoned) export of a project that has no export running: one export per
  * project at a time, so a project with a silent destination or a long queue holds one runner and
@@ -47,25 +47,8 @@ const CLAIM_LOCK = 'pi-warehouse-export-claim';
  */
 async function claim(services: Services): Promise<ClaimedExport | undefined> {
   return inTransaction(services.db, async (client) => {
-    await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [CLAIM_LOCK]);
-    const { rows } = await client.query<ClaimedExport>(
-      `update warehouse_exports w
-       set status = 'running', started_at = now(), heartbeat_at = now(), finished_at = null, error = null,
-           row_counts = '{}'::jsonb
-       where (w.project_id, w.export_id) = (
-         select project_id, export_id from warehouse_exports q
-         where (status = 'queued' or (status = 'running' and heartbeat_at < now() - $1::interval))
-           and not exists (select 1 from warehouse_exports r
-                           where r.project_id = q.project_id and r.status = 'running'
-                             and r.heartbeat_at >= now() - $1::interval)
-         order by (select max(started_at) from warehouse_exports s where s.project_id = q.project_id) nulls first,
-                  created_at
-         limit 1
-         for update skip locked)
-       returning w.project_id, w.export_id, w.destination, w.credentials, w.tables`,
-      [STALE_AFTER],
-    );
-    return rows[0];
+    await takeExportClaimTurn(client);
+    return (await claimNextExport(client, STALE_AFTER)) as ClaimedExport | undefined;
   });
 }
 
@@ -109,10 +92,7 @@ async function copyTables(
         deadline.throwIfAborted();
         await writer.append(table, rows);
         counts[name] += rows.length;
-        await services.db.query(
-          'update warehouse_exports set heartbeat_at = now() where project_id = $1 and export_id = $2',
-          [job.project_id, job.export_id],
-        );
+        await exportHeartbeat(services.db, job.project_id, job.export_id);
       }
     }
     deadline.throwIfAborted();
@@ -148,19 +128,12 @@ async function runExport(services: Services, claimed: ClaimedExport): Promise<vo
     const error = deadline.aborted ? deadlineError(warehouseRunDeadlineMs) : publicError(err, job.credentials);
     outcome = { status: 'failed', error };
   }
-  // The password is wiped however the export ended: a finished export is never run again.
-  await services.db.query(
-    `update warehouse_exports set status = $3, finished_at = now(), row_counts = $4, error = $5,
-       credentials = credentials - 'password'
-     where project_id = $1 and export_id = $2`,
-    [
-      job.project_id,
-      job.export_id,
-      outcome.status,
-      outcome.status === 'succeeded' ? outcome.counts : {},
-      // Stored and read back on every status GET: bounded (the full text goes to the log below).
-      outcome.status === 'failed' ? boundedError(outcome.error) : null,
-    ],
+  // Stored and read back on every status GET: bounded (the full text goes to the log below).
+  await finishExport(
+    services.db,
+    job.project_id,
+    job.export_id,
+    outcome.status === 'failed' ? { status: 'failed', error: boundedError(outcome.error) } : outcome,
   );
   const fields = { destination: job.destination, tables: job.tables, ms: Math.round(performance.now() - started) };
   if (outcome.status === 'succeeded') log.info({ ...fields, row_counts: outcome.counts }, 'warehouse export succeeded');
@@ -173,21 +146,7 @@ async function copySnapshot(
   job: ClaimedExport,
   deadline: AbortSignal,
 ): Promise<Record<string, number>> {
-  const source = await services.db.connect();
-  let failed = true;
-  try {
-    await source.query('begin isolation level repeatable read read only');
-    const counts = await copyTables(services, job, source, deadline);
-    await source.query('commit');
-    failed = false;
-    return counts;
-  } catch (err) {
-    await source.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    // After a failure the source connection may be mid-cursor or dead: dropped, not pooled.
-    source.release(failed);
-  }
+  return inExportSnapshot(services.db, (source) => copyTables(services, job, source, deadline));
 }
 
 /** Claims and runs exports one after another until none is left (or `keepGoing` says stop); how many ran. */
