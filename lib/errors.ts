@@ -3,7 +3,7 @@
  * questions the same way wherever it is met — what it is (`code`), whether the same work done again
  * later can succeed (`retriable`: the API answers 503 + Retry-After, a worker retries), and whether
  * the work is a message that can never be applied (`deadLetter`: a sink sets it aside). Our own
- * errors carry the answers (`ServiceError`); foreign ones (Postgres, kafkajs, the network) get them
+ * errors carry the answers (`ServiceError`); foreign ones (Postgres, kafkajs, the network, mail) get them
  * from `classify`, the only code that reads their codes and messages.
  */
 
@@ -16,7 +16,7 @@ export interface Classification {
   /** The work is one message that no retry could apply: set it aside, go on with the others. */
   deadLetter: boolean;
   /** Who raised it: the dead letter of a statement Postgres refused says so. */
-  origin: 'service' | 'postgres' | 'kafka' | 'network' | 'runtime';
+  origin: 'service' | 'postgres' | 'kafka' | 'network' | 'mail' | 'runtime';
 }
 
 export interface ServiceErrorOptions {
@@ -61,6 +61,9 @@ const SQLSTATE = /^([0-9]{2}|F0|HV|P0|XX)[0-9A-Z]{3}$/;
 /** Node's errno codes of a connection refused, cut or silent: the peer may answer later. */
 const NETWORK_RETRIABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
 
+/** nodemailer's codes of a mail server that could not be reached or stopped answering. */
+const MAIL_RETRIABLE = new Set(['ECONNECTION', 'ESOCKET', 'EDNS']);
+
 /** pg's error when the server did not answer within query_timeout: the connection is in an unknown state. */
 export const PG_READ_TIMEOUT = 'Query read timeout';
 
@@ -88,7 +91,7 @@ export function classify(err: unknown): Classification {
   if (err instanceof ServiceError) {
     return { code: err.code, retriable: err.retriable, deadLetter: err.deadLetter, origin: 'service' };
   }
-  const { name, code, message, retriable, type } = (err ?? {}) as Record<string, unknown>;
+  const { name, code, message, retriable, type, responseCode, permanent } = (err ?? {}) as Record<string, unknown>;
   // kafkajs says itself which of its errors are worth retrying; a broker's error has a type.
   if (typeof name === 'string' && name.startsWith('KafkaJS')) {
     return {
@@ -98,8 +101,15 @@ export function classify(err: unknown): Classification {
       origin: 'kafka',
     };
   }
+  // nodemailer: a mail server's refusal carries its reply code and whether RFC 5321 makes it permanent (5yz).
+  if (typeof responseCode === 'number') {
+    return { code: `smtp_${responseCode}`, retriable: permanent !== true, deadLetter: false, origin: 'mail' };
+  }
   if (typeof code === 'string' && NETWORK_RETRIABLE.has(code)) {
     return { code, retriable: true, deadLetter: false, origin: 'network' };
+  }
+  if (typeof code === 'string' && MAIL_RETRIABLE.has(code)) {
+    return { code, retriable: true, deadLetter: false, origin: 'mail' };
   }
   if (typeof code === 'string' && SQLSTATE.test(code)) {
     const cls = code.slice(0, 2);

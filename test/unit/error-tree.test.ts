@@ -35,6 +35,22 @@ describe('classify: one set of answers for every error', () => {
       net('ECONNREFUSED'),
     ],
     ['broken pipe (not a SQLSTATE)', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }), net('EPIPE')],
+    // nodemailer: the mail server's reply, or no server
+    [
+      'a refused recipient (550)',
+      Object.assign(new Error('550 no such user'), { code: 'EENVELOPE', responseCode: 550, permanent: true }),
+      mailFinal(550),
+    ],
+    [
+      'a mailbox busy (451)',
+      Object.assign(new Error('451 try later'), { code: 'EENVELOPE', responseCode: 451, permanent: false }),
+      { code: 'smtp_451', retriable: true, deadLetter: false, origin: 'mail' },
+    ],
+    [
+      'no mail server',
+      Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' }),
+      { code: 'ECONNECTION', retriable: true, deadLetter: false, origin: 'mail' },
+    ],
     // kafkajs says itself
     [
       'a rebalance (retriable protocol error)',
@@ -108,6 +124,9 @@ function net(code: string): Classification {
 }
 function internal(): Classification {
   return neither('internal', 'runtime');
+}
+function mailFinal(reply: number): Classification {
+  return { code: `smtp_${reply}`, retriable: false, deadLetter: false, origin: 'mail' };
 }
 function ours(code: string, retriable: boolean): Classification {
   return { code, retriable, deadLetter: false, origin: 'service' };
