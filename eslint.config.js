@@ -67,6 +67,23 @@ export default tseslint.config(
   { files: ['workers/**/*.ts'], rules: forbid(...['processors', 'api', 'scripts'].map(layer)) },
   { files: ['api/**/*.ts'], rules: forbid(...['processors', 'workers', 'scripts'].map(layer)) },
   {
+    // One home per table's statements: SQL on our tables is a named function in store/ (store/README.md).
+    // The scope grows as each role's statements move there; it ends as everything but store/, lib/ and,
+    // by name, the scripts that administer the database.
+    files: ['workers/**/*.ts'],
+    // The Postgres destination writer's statements run on the customer's warehouse, not on our tables.
+    ignores: ['workers/warehouse-export/postgres-writer.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'SQL on our tables belongs in a named function in store/ (store/README.md)',
+        },
+      ],
+    },
+  },
+  {
     // Small files that do one thing: a source file over 400 lines is a file doing several.
     files: ['{api,lib,domain,store,processors,workers,scripts,clients,console}/**/*.{ts,tsx}'],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
