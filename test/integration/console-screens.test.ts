@@ -94,6 +94,7 @@ describe('console analytics pages at 1280 and 390 px (screenshots)', function ()
   let page: Page;
   let origin: string;
   const pageErrors: string[] = [];
+  const analyticsCalls: string[] = [];
 
   before(async () => {
     await ensureConsoleBuild();
@@ -109,6 +110,9 @@ describe('console analytics pages at 1280 and 390 px (screenshots)', function ()
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/analytics/')) analyticsCalls.push(request.url());
+    });
     const { link } = await consoleOwnerLink(services().db, project.projectId, pipeline.api.baseUrl);
     await page.goto(link);
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
@@ -256,6 +260,14 @@ describe('console analytics pages at 1280 and 390 px (screenshots)', function ()
     await screens('event-context');
     await load('/console/cohorts', 'ul.cards li.card', 120_000);
     await screens('cohorts');
+  });
+
+  it('asked for whole lists: no analytics call pages (the API answers a whole list up to its cap)', () => {
+    assert.ok(analyticsCalls.length > 5);
+    assert.deepEqual(
+      analyticsCalls.filter((url) => /[?&](per_page|page|page_number)=/.test(url)),
+      [],
+    );
   });
 
   it('ran every page without a script error', () => {

@@ -60,7 +60,7 @@ export function Features() {
   const [open, setOpen] = useState<string>();
   const query = `${range.query}${segment ? `&segment=${encodeURIComponent(segment)}` : ''}`;
   const loaded = useApi<{ features: Feature[]; date_range: { start: string; end: string } }>(
-    `/analytics/features?${query}&per_page=100`,
+    `/analytics/features?${query}`,
   );
   const features = useMemo(
     () =>

@@ -49,9 +49,9 @@ function sparkline(trend: Trend): ChartConfiguration<'line'> {
 export function Friction() {
   const range = useDateRange();
   const points = useApi<{ friction_points: FrictionPoint[]; date_range: { start: string; end: string } }>(
-    `/analytics/friction?${range.query}&per_page=100`,
+    `/analytics/friction?${range.query}`,
   );
-  const trends = useApi<TrendPage>(`/analytics/friction/trends?${range.query}&per_page=100`);
+  const trends = useApi<TrendPage>(`/analytics/friction/trends?${range.query}`);
   const live = useFrictionAlerts();
   const [showCalm, setShowCalm] = useState(false);
   const calm = points.data?.friction_points.filter((p) => p.friction_index === 0).length ?? 0;

@@ -38,7 +38,7 @@ export function Workflows() {
   const [goal, setGoal] = useQueryParam('goal');
   const goals = useApi<{ goals: string[] }>('/settings/goals');
   const loaded = useApi<{ workflows: Workflow[] }>(
-    goal ? `/analytics/workflows?goal=${encodeURIComponent(goal)}&per_page=100` : '/analytics/workflows?per_page=100',
+    goal ? `/analytics/workflows?goal=${encodeURIComponent(goal)}` : '/analytics/workflows',
   );
   const byGoal = useMemo(() => {
     const groups = new Map<string, Workflow[]>();
