@@ -52,6 +52,9 @@ describe('console charts over days', () => {
     );
     assert.equal(options.scales.y.ticks.callback(0.5), '0.50');
     assert.equal(options.scales.y.max, 1);
-    assert.equal(options.plugins.tooltip.callbacks.label({ parsed: { y: 0.25 }, dataset: { label: 'Friction Index' } }), 'Friction Index: 0.25');
+    assert.equal(
+      options.plugins.tooltip.callbacks.label({ parsed: { y: 0.25 }, dataset: { label: 'Friction Index' } }),
+      'Friction Index: 0.25',
+    );
   });
 });
