@@ -85,3 +85,37 @@ export async function personIds(client: PoolClient, projectId: string, id: strin
   );
   return [userId, ...linked.map((l) => l.anonymous_id)];
 }
+
+/** The links as statement rows `l(project_id, anonymous_id, user_id)` (`linkParams` gives $1–$3). */
+export const LINKED = 'unnest($1::uuid[], $2::text[], $3::text[]) as l(project_id, anonymous_id, user_id)';
+export const linkParams = (links: IdentityLink[]) => [
+  links.map((l) => l.projectId),
+  links.map((l) => l.anonymousId),
+  links.map((l) => l.userId),
+];
+
+/**
+ * What a held chain must be checked against, read under the users' locks: the users with an erasure
+ * on record (their chains may hold events that must not count) and the `moved` stamps of users with
+ * identity links (an anonymous id's rows moved into them by another partition: the analytics step's stitching).
+ */
+export async function userMarks(
+  client: PoolClient,
+  users: { projectId: string; userId: string }[],
+): Promise<{ erased: Set<string>; moved: Map<string, number> }> {
+  if (users.length === 0) return { erased: new Set(), moved: new Map() };
+  const { rows } = await client.query<{ project_id: string; user_id: string; erased: boolean; moved: number | null }>(
+    `select * from (
+       select u.project_id, u.user_id,
+              exists (select 1 from deleted_users d
+                      where d.project_id = u.project_id and d.user_hash = sha256(convert_to(u.user_id, 'UTF8'))) as erased,
+              (select max(l.moved) from identity_links l where l.project_id = u.project_id and l.user_id = u.user_id) as moved
+       from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)) m
+     where erased or moved is not null`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId)],
+  );
+  return {
+    erased: new Set(rows.filter((r) => r.erased).map((r) => `${r.project_id}\u0000${r.user_id}`)),
+    moved: new Map(rows.flatMap((r) => (r.moved === null ? [] : [[`${r.project_id}\u0000${r.user_id}`, r.moved]]))),
+  };
+}

@@ -1,7 +1,7 @@
 import type { FrictionEpisode } from '../domain/friction/episodes.js';
 import type { ActiveJob, JobCompletion } from '../domain/jobs/completions.js';
 import type { PoolClient } from '../lib/db.js';
-import type { IdentityLink } from './identity-links.js';
+import { type IdentityLink, LINKED, linkParams } from './identity-links.js';
 
 /**
  * Statements on the moments the analytics step raises (friction episodes, job completions and
@@ -107,8 +107,8 @@ export async function insertInterventions(client: PoolClient, rows: Intervention
  * a job completed by both ids is the person's once, the user's completion staying.
  */
 export async function moveMoments(client: PoolClient, links: IdentityLink[]): Promise<void> {
-  const params = [links.map((l) => l.projectId), links.map((l) => l.anonymousId), links.map((l) => l.userId)];
-  const linked = 'unnest($1::uuid[], $2::text[], $3::text[]) as l(project_id, anonymous_id, user_id)';
+  const params = linkParams(links);
+  const linked = LINKED;
   for (const table of ['friction_episodes', 'job_interventions']) {
     await client.query(
       `update ${table} t set user_id = l.user_id from ${linked}

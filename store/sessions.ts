@@ -1,3 +1,4 @@
+import { type IdentityLink, LINKED, linkParams } from './identity-links.js';
 import { type AnalyticsConfig, configVersion } from '../domain/analytics-config.js';
 import { sessionContribution } from '../domain/contribution/session.js';
 import type { FrictionSignal, SessionContribution } from '../domain/contribution/types.js';
@@ -213,4 +214,52 @@ async function deleteRows(
      where t.project_id = u.project_id and t.${column} = u.id`,
     [keys.map((k) => k.projectId), keys.map((k) => k.id)],
   );
+}
+
+/** The stored sessions of the anonymous ids of the links (identity stitching takes them out). */
+export async function anonymousSessions(client: PoolClient, links: IdentityLink[]): Promise<StoredSessionRow[]> {
+  const { rows } = await client.query<StoredSessionRow>(
+    `select ${STORED_SESSION} from ${LINKED} join sessions s on s.project_id = l.project_id and s.user_id = l.anonymous_id`,
+    linkParams(links),
+  );
+  return rows;
+}
+
+/** A user's time span (epoch ms), in a statement over many users. */
+export interface UserWindow {
+  projectId: string;
+  userId: string;
+  lo: number;
+  hi: number;
+}
+
+/** The stored sessions overlapping each window, with the window's index (1-based, as `i`). */
+export async function sessionsInWindows(
+  client: PoolClient,
+  windows: UserWindow[],
+): Promise<(StoredSessionRow & { i: number })[]> {
+  const { rows } = await client.query<StoredSessionRow & { i: number }>(
+    `select u.i, ${STORED_SESSION}
+     from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
+     join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
+       and s.ended_at > to_timestamp(u.lo / 1000.0) and s.started_at < to_timestamp(u.hi / 1000.0)`,
+    [windows.map((w) => w.projectId), windows.map((w) => w.userId), windows.map((w) => w.lo), windows.map((w) => w.hi)],
+  );
+  return rows;
+}
+
+/** The start of each user's latest stored session (epoch ms), for the users that have one. */
+export async function latestSessionStarts(
+  client: PoolClient,
+  users: { projectId: string; userId: string }[],
+): Promise<{ project_id: string; user_id: string; latest: number }[]> {
+  if (users.length === 0) return [];
+  const { rows } = await client.query<{ project_id: string; user_id: string; latest: number | null }>(
+    `select u.project_id, u.user_id,
+            (select (extract(epoch from s.started_at) * 1000)::bigint from sessions s
+             where s.project_id = u.project_id and s.user_id = u.user_id order by s.started_at desc limit 1) as latest
+     from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId)],
+  );
+  return rows.flatMap((r) => (r.latest === null ? [] : [{ ...r, latest: r.latest }]));
 }

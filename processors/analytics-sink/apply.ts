@@ -13,7 +13,7 @@ import { recordConfigs } from '../../store/analytics-configs.js';
 import { UserMetricsMoves } from '../../store/user-metrics.js';
 import { recordFrictionEpisodes, recordInterventions, recordJobCompletions } from './moments.js';
 import type { SessionChange } from './resessionize.js';
-import type { StoredEvent } from './stored-events.js';
+import type { StoredEvent } from '../../store/session-events.js';
 import { factsOf } from '../../store/friction-facts.js';
 
 /** Users' changes turned into rows between two turns of the event loop (`yieldToLoop`). */

@@ -7,7 +7,10 @@ import type { SessionChainRecord } from '../sessionize/record.js';
 import { advanceChain } from './core.js';
 import type { Held } from './keyed-chains.js';
 import { type FreshSession, type SessionChange, freshSession, resessionize } from './resessionize.js';
-import { type StoredEvent, keyOf, touchedBy, userMarks } from './stored-events.js';
+import { keyOf, touchedBy } from './stored-events.js';
+import type { StoredEvent } from '../../store/session-events.js';
+import { latestSessionStarts } from '../../store/sessions.js';
+import { userMarks } from '../../store/identity-links.js';
 
 /** Users' chains advanced between two turns of the event loop (`yieldToLoop`). */
 const YIELD_EVERY_USERS = 250;
@@ -94,7 +97,9 @@ export async function chainChanges(
     const key = keyOf(t.projectId, t.userId);
     return unheld.has(key) || stitched.has(key);
   });
-  const latest = await latestSessionStarts(client, fallback);
+  const latest = new Map(
+    (await latestSessionStarts(client, fallback)).map((r) => [keyOf(r.project_id, r.user_id), r.latest]),
+  );
   const stored = new Set([...rows, ...moved].map((r) => keyOf(r.project_id, r.message_id)));
   for (const change of await resessionize(client, fallback, configs, stored)) {
     const { projectId, userId } = change.t;
@@ -133,20 +138,4 @@ function eventsOfRecord(chain: SessionChainRecord): AnalyticsEvent[] {
       properties: JSON.parse(e.properties) as Record<string, unknown>,
     })),
   );
-}
-
-/** The start of each user's latest stored session (epoch ms), read before the batch changes any. */
-async function latestSessionStarts(
-  client: PoolClient,
-  users: { projectId: string; userId: string }[],
-): Promise<Map<string, number>> {
-  if (users.length === 0) return new Map();
-  const { rows } = await client.query<{ project_id: string; user_id: string; latest: string | null }>(
-    `select u.project_id, u.user_id,
-            (select (extract(epoch from s.started_at) * 1000)::bigint from sessions s
-             where s.project_id = u.project_id and s.user_id = u.user_id order by s.started_at desc limit 1) as latest
-     from unnest($1::uuid[], $2::text[]) as u(project_id, user_id)`,
-    [users.map((u) => u.projectId), users.map((u) => u.userId)],
-  );
-  return new Map(rows.flatMap((r) => (r.latest === null ? [] : [[keyOf(r.project_id, r.user_id), Number(r.latest)]])));
 }

@@ -4,7 +4,8 @@ import type { SessionContribution } from '../../domain/contribution/types.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import { type Session, splitSessions } from '../../domain/session.js';
 import type { PoolClient } from '../../lib/db.js';
-import { STORED_SESSION, type StoredSessionRow, eventsWithin, storedContributions } from '../../store/sessions.js';
+import { type StoredSessionRow, eventsWithin, sessionsInWindows, storedContributions } from '../../store/sessions.js';
+import { eventsInWindows } from '../../store/session-events.js';
 import type { Touched } from './stored-events.js';
 
 export interface SessionChange {
@@ -63,17 +64,9 @@ export async function resessionize(
   // moves the cut must re-split the whole chain.
   let pending = windows;
   while (pending.length > 0) {
-    const { rows } = await client.query<StoredSessionRow & { i: number }>(
-      `select u.i, ${STORED_SESSION}
-       from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
-       join sessions s on s.project_id = u.project_id and s.user_id = u.user_id
-         and s.ended_at > to_timestamp(u.lo / 1000.0) and s.started_at < to_timestamp(u.hi / 1000.0)`,
-      [
-        pending.map((w) => w.t.projectId),
-        pending.map((w) => w.t.userId),
-        pending.map((w) => w.lo - w.gap),
-        pending.map((w) => w.hi + w.gap),
-      ],
+    const rows = await sessionsInWindows(
+      client,
+      pending.map((w) => ({ projectId: w.t.projectId, userId: w.t.userId, lo: w.lo - w.gap, hi: w.hi + w.gap })),
     );
     for (const w of pending) w.old = [];
     for (const { i, ...session } of rows) pending[i - 1]!.old.push(session);
@@ -85,39 +78,10 @@ export async function resessionize(
       return true;
     });
   }
-  const { rows: stored } = await client.query<{
-    i: number;
-    message_id: string;
-    ts: number;
-    rx: number;
-    kafka_offset: number;
-    event: string;
-    properties: Record<string, unknown>;
-  }>(
-    `select u.i, e.message_id, (extract(epoch from e.occurred_at) * 1000)::bigint as ts,
-            (extract(epoch from e.received_at) * 1000)::bigint as rx, e.kafka_offset, e.event, e.properties
-     from unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[]) with ordinality as u(project_id, user_id, lo, hi, i)
-     join session_events e on e.project_id = u.project_id and e.user_id = u.user_id
-       and e.occurred_at between to_timestamp(u.lo / 1000.0) and to_timestamp(u.hi / 1000.0)`,
-    [
-      windows.map((w) => w.t.projectId),
-      windows.map((w) => w.t.userId),
-      windows.map((w) => w.lo),
-      windows.map((w) => w.hi),
-    ],
+  const events = await eventsInWindows(
+    client,
+    windows.map((w) => ({ projectId: w.t.projectId, userId: w.t.userId, lo: w.lo, hi: w.hi })),
   );
-  const events = windows.map((): AnalyticsEvent[] => []);
-  for (const e of stored) {
-    events[e.i - 1]!.push({
-      message_id: e.message_id,
-      user_id: windows[e.i - 1]!.t.userId,
-      event: e.event,
-      timestamp: e.ts,
-      received_at: e.rx,
-      offset: e.kafka_offset,
-      properties: e.properties,
-    });
-  }
   // The events each old session held: its window's, but for those stored in this transaction.
   const storedBefore = new Map<StoredSessionRow, AnalyticsEvent[]>();
   windows.forEach((w, i) => {

@@ -5,10 +5,11 @@ import type { PoolClient } from '../../lib/db.js';
 import { type IdentityLink, linksOf, stampMoves } from '../../store/identity-links.js';
 import { moveMoments } from '../../store/moments.js';
 import { lockUsers } from '../../store/locks.js';
-import { STORED_SESSION, type StoredSessionRow, eventsWithin, storedContributions } from '../../store/sessions.js';
+import { anonymousSessions, eventsWithin, storedContributions } from '../../store/sessions.js';
+import { type StoredEvent, anonymousEvents, moveSessionEvents } from '../../store/session-events.js';
 import type { SessionChainRecord } from '../sessionize/record.js';
 import type { SessionChange } from './resessionize.js';
-import { type StoredEvent, keyOf } from './stored-events.js';
+import { keyOf } from './stored-events.js';
 
 /**
  * Identity stitching in the analytics step (docs/adr/0078-identity-stitching.md).
@@ -98,41 +99,13 @@ async function moveStored(
   links: IdentityLink[],
   configs: Map<string, AnalyticsConfig>,
 ): Promise<{ moved: StoredEvent[]; takenOut: SessionChange[] }> {
-  const params = [links.map((l) => l.projectId), links.map((l) => l.anonymousId), links.map((l) => l.userId)];
-  const linked = `unnest($1::uuid[], $2::text[], $3::text[]) as l(project_id, anonymous_id, user_id)`;
-  const { rows: sessions } = await client.query<StoredSessionRow>(
-    `select ${STORED_SESSION} from ${linked} join sessions s on s.project_id = l.project_id and s.user_id = l.anonymous_id`,
-    params,
-  );
+  const sessions = await anonymousSessions(client, links);
   if (sessions.length === 0) return { moved: [], takenOut: [] };
-  const { rows: events } = await client.query<{
-    project_id: string;
-    message_id: string;
-    user_id: string;
-    event: string;
-    ts: number;
-    rx: number;
-    kafka_offset: number;
-    properties: Record<string, unknown>;
-  }>(
-    `select e.project_id, e.message_id, e.user_id, e.event, (extract(epoch from e.occurred_at) * 1000)::bigint as ts,
-            (extract(epoch from e.received_at) * 1000)::bigint as rx, e.kafka_offset, e.properties
-     from ${linked} join session_events e on e.project_id = l.project_id and e.user_id = l.anonymous_id`,
-    params,
-  );
   const byUser = new Map<string, AnalyticsEvent[]>();
-  for (const e of events) {
+  for (const e of await anonymousEvents(client, links)) {
     const key = keyOf(e.project_id, e.user_id);
     if (!byUser.has(key)) byUser.set(key, []);
-    byUser.get(key)!.push({
-      message_id: e.message_id,
-      user_id: e.user_id,
-      event: e.event,
-      timestamp: e.ts,
-      received_at: e.rx,
-      offset: e.kafka_offset,
-      properties: e.properties,
-    });
+    byUser.get(key)!.push(e);
   }
   const contributions = await storedContributions(
     client,
@@ -152,19 +125,8 @@ async function moveStored(
     change.t.max = Math.max(change.t.max, s.ended);
     change.old.push({ session_id: s.session_id, contribution: contributions[i]! });
   });
-  // Deleted and inserted rather than updated: the jobs' change log hears of both users from the
-  // session_events triggers. Moments keep their rows (announced once), now the user's.
-  const { rows: moved } = await client.query<StoredEvent>(
-    `with gone as (
-       delete from session_events e using ${linked}
-       where e.project_id = l.project_id and e.user_id = l.anonymous_id
-       returning e.*, l.user_id as to_user)
-     insert into session_events (project_id, user_id, message_id, occurred_at, received_at, kafka_offset, event, properties)
-     select project_id, to_user, message_id, occurred_at, received_at, kafka_offset, event, properties from gone
-     returning project_id, user_id, (extract(epoch from occurred_at) * 1000)::bigint as ms,
-               (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, message_id, null as intervention`,
-    params,
-  );
+  // Moments keep their rows (announced once), now the user's.
+  const moved = await moveSessionEvents(client, links);
   await moveMoments(client, links);
   return { moved, takenOut: [...takenOut.values()] };
 }
