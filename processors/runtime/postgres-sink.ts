@@ -109,8 +109,8 @@ const keyed = <T>(messages: SinkMessage<T>[], refused: Refusal[] = []) =>
 
 /**
  * Writes the batch; when it fails with an error of a dead letter (Postgres refused its data),
- * writes the messages one by one under savepoints and returns those that failed so, so one bad
- * message never stalls a partition. The messages the sink itself refused are returned too.
+ * writes the messages one by one under savepoints and returns those whose write failed with one,
+ * so one bad message never stalls a partition. The messages the sink itself refused are returned too.
  */
 async function writeOrIsolate<T>(
   client: PoolClient,
@@ -152,7 +152,6 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const topic = topicName(sink.topic);
   const log = deps.log.child({ processor: sink.name, topic });
   const events = deps.events ?? new BatchEvents();
-  const unlog = logBatches(events, sink.name, log);
   const of = (partition: number) => ({ processor: sink.name, topic, partition });
   const next = new Map<number, number>(); // partition -> next offset to apply, as stored
   const consumer = batchConsumer(deps.kafka, groupId(sink.name), deps.config);
@@ -326,7 +325,13 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   sink.open?.();
   // Partitions hold disjoint users, so their batches only meet on shared daily rows, which every
   // transaction writes in one order (AdditiveDeltas): they wait for each other there, never deadlock.
-  await consumeBatches(consumer, topic, deps.config.sinkConcurrency, eachBatch, { processor: sink.name, events });
+  const unlog = logBatches(events, sink.name, log);
+  await consumeBatches(consumer, topic, deps.config.sinkConcurrency, eachBatch, { processor: sink.name, events }).catch(
+    (err: unknown) => {
+      unlog();
+      throw err;
+    },
+  );
   log.info('started');
   return {
     events,

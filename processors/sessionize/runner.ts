@@ -64,7 +64,6 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
   const group = groupId(SESSIONIZE);
   const log = deps.log.child({ processor: SESSIONIZE, topic: input });
   const batchEvents = deps.events ?? new BatchEvents();
-  const unlog = logBatches(batchEvents, SESSIONIZE, log);
   const schemaId = await registerValueSchema(deps.registry, 'sessions');
   const frames = new AvroFrames(deps.registry);
   await frames.know([schemaId]);
@@ -248,9 +247,13 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     await payload.heartbeat();
   };
 
+  const unlog = logBatches(batchEvents, SESSIONIZE, log);
   await consumeBatches(consumer, input, deps.config.sinkConcurrency, eachBatch, {
     processor: SESSIONIZE,
     events: batchEvents,
+  }).catch((err: unknown) => {
+    unlog();
+    throw err;
   });
   log.info('started');
   return {
