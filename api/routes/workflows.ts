@@ -6,6 +6,7 @@ import { ELLIPSIS, OTHER, type Workflow } from '../../domain/workflows/mining.js
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, numberParam, pageFields, pageOf, pageOfList, paging, stringParam } from '../query.js';
+import { audit } from '../../store/audit-log.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { factsOf } from '../../store/friction-facts.js';
 import { goalComputed, requestGoal } from '../../store/workflow-goals.js';
@@ -230,6 +231,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           `update projects set settings = jsonb_set(settings, '{goals}', $2::jsonb) where project_id = $1`,
           [ctx.state.auth.projectId, JSON.stringify(input.goals)],
         );
+        await audit(db, ctx, 'settings.changed', 'goals', { goals: input.goals });
         ctx.body = { goals: input.goals };
       },
     }),

@@ -210,12 +210,14 @@ describe('audit log', function () {
       (await call(api, 'PUT', '/settings/retention', { ...admin, json: { rawEventsDays: 400 } })).status,
       200,
     );
+    const goals = { goals: ['signup_completed'] };
+    assert.equal((await call(api, 'PUT', '/settings/goals', { ...admin, json: goals })).status, 200);
     const erased = await call(api, 'DELETE', '/users/u-erased-person-42', admin);
     assert.equal(erased.status, 200);
 
     const { entries, total } = await log('?per_page=100');
-    assert.equal(total - before, 13);
-    const mine = entries.slice(0, 13).reverse();
+    assert.equal(total - before, 14);
+    const mine = entries.slice(0, 14).reverse();
     assert.deepEqual(
       mine.map((e) => [e.action, e.target.id]),
       [
@@ -231,6 +233,7 @@ describe('audit log', function () {
         ['export.events_requested', null],
         ['settings.changed', 'analytics'],
         ['settings.changed', 'retention'],
+        ['settings.changed', 'goals'],
         ['user.erased', null],
       ],
     );
@@ -238,7 +241,8 @@ describe('audit log', function () {
     assert.deepEqual(mine[3]!.details, { url: 'https://crm.example.com' });
     assert.deepEqual(mine[8]!.details, { destination: 'postgres', tables: ['events'] });
     assert.deepEqual(mine[10]!.details, settings);
-    assert.deepEqual(mine[12]!.details, { rows_deleted: (erased.body as { rows_deleted: number }).rows_deleted });
+    assert.deepEqual(mine[12]!.details, goals);
+    assert.deepEqual(mine[13]!.details, { rows_deleted: (erased.body as { rows_deleted: number }).rows_deleted });
     assert.ok(mine.every((e) => e.actor.type === 'api_key' && e.actor.id === adminKeyId && e.address === KEY_AT));
     const stored = JSON.stringify(
       (await services().db.query('select * from audit_log where project_id = $1', [projectId])).rows,
