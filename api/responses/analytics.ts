@@ -72,6 +72,11 @@ export const ANALYTICS_SCHEMAS = {
     features: array(ref('FeatureUsage')),
     ...pageMembers(),
     date_range: ref('DateRange'),
+    quadrant_thresholds: obj(
+      { visibility_rate: ratio, engagement_conversion: ratio },
+      {},
+      "the project's effective quadrant thresholds: a feature is high on a rate at or above its threshold",
+    ),
   }),
   FeatureDetail: obj({
     name: str,

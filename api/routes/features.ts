@@ -33,7 +33,7 @@ export function featureRoutes(db: Pool): Route[] {
       success: {
         status: 200,
         schema: 'FeatureList',
-        description: '{ features, total, page_number, page, per_page, next, date_range }: by name',
+        description: '{ features, total, page_number, page, per_page, next, date_range, quadrant_thresholds }: by name',
       },
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
@@ -81,6 +81,11 @@ export function featureRoutes(db: Pool): Route[] {
           }),
           ...pageFields(paged, total),
           date_range: range,
+          // What `quadrant` was assigned with, so a chart draws the lines the features were sorted by.
+          quadrant_thresholds: {
+            visibility_rate: config.quadrant.visibilityRate,
+            engagement_conversion: config.quadrant.engagementConversion,
+          },
         };
       },
     }),

@@ -281,6 +281,31 @@ describe('analytics pipeline: sessions, friction, features and event context', (
     assert.deepEqual(errorOf(badRange).details.field, 'date_range');
   });
 
+  it("answers the quadrant thresholds it classified with: the project's, once PUT /settings/analytics sets them", async () => {
+    type Features = { features: { name: string; quadrant: string }[]; quadrant_thresholds: Record<string, number> };
+    const features = async () =>
+      (await call<Features>(api, 'GET', '/analytics/features?date_range=last_7_days', { key: read })).body;
+    assert.deepEqual((await features()).quadrant_thresholds, { visibility_rate: 0.5, engagement_conversion: 0.5 });
+    // PUT replaces the overrides: the alert override of before() stays.
+    const alerts = { frictionIndex: 0.3, minUsersAffected: 1 };
+    const put = (json: object) => call(api, 'PUT', '/settings/analytics', { key: write, json });
+    assert.equal((await put({ alerts, quadrant: { visibilityRate: 0.6, engagementConversion: 0.25 } })).status, 200);
+    try {
+      const body = await features();
+      assert.deepEqual(body.quadrant_thresholds, { visibility_rate: 0.6, engagement_conversion: 0.25 });
+      // reports (VR 0.5, EC 0) is now low on visibility: the thresholds are the ones its quadrant used.
+      assert.deepEqual(
+        body.features.map((f) => [f.name, f.quadrant]),
+        [
+          ['export', 'high_visibility_high_usage'],
+          ['reports', 'low_visibility_low_usage'],
+        ],
+      );
+    } finally {
+      assert.equal((await put({ alerts })).status, 200);
+    }
+  });
+
   it('splits a named event by UI context', async () => {
     const reply = await call<Record<string, unknown>>(
       api,

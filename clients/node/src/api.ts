@@ -1602,6 +1602,11 @@ export interface components {
             page: number;
             page_number: number;
             per_page: number;
+            /** @description the project's effective quadrant thresholds: a feature is high on a rate at or above its threshold */
+            quadrant_thresholds: {
+                engagement_conversion: number;
+                visibility_rate: number;
+            };
             /** @description items matching, on every page */
             total: number;
         };
@@ -2913,7 +2918,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { features, total, page_number, page, per_page, next, date_range }: by name */
+            /** @description { features, total, page_number, page, per_page, next, date_range, quadrant_thresholds }: by name */
             200: {
                 headers: {
                     /** @description requests per hour */
