@@ -57,6 +57,8 @@ export interface AppDeps {
   authThrottle: AuthThrottle;
   /** The API's last probe of its dependencies (health routes). */
   health: HealthMonitor;
+  /** The operator's token for GET /health/details (PI_OPERATOR_TOKEN); without it the details are not served. */
+  operatorToken?: string;
   /** How long GET /analytics/workflows waits for the worker to mine a goal asked for the first time. */
   workflowWaitMs: number;
   log: Logger;
@@ -66,7 +68,7 @@ export interface AppDeps {
 export function routeTable(deps: AppDeps): Route[] {
   const sealing = new UserSealing(deps.db);
   const routes = [
-    ...healthRoutes(deps.health),
+    ...healthRoutes(deps.health, deps.operatorToken),
     ...eventRoutes(deps.publisher, sealing, deps.log),
     ...userRoutes(deps.db, deps.publisher, sealing),
     ...jobRoutes(deps.db),

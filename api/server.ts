@@ -57,11 +57,12 @@ export async function startApi(
   const proxies = proxyTrust(config.trustedProxies);
   const { app } = createApp({
     db: deps.db,
-    exports: { db: exportDb, idleMs: config.exportIdleMs },
+    exports: { db: exportDb, idleMs: config.exportIdleMs, perProject: config.exportProjectConnections },
     authThrottle,
     proxies,
     admin,
     health,
+    operatorToken: config.operatorToken,
     publisher,
     registryUrl: config.schemaRegistryUrl,
     targets: targetPolicy(config.webhookAllowHosts),

@@ -103,11 +103,3 @@ export async function inExportSnapshot<T>(db: Pool, copy: (source: PoolClient) =
     source.release(failed);
   }
 }
-
-/** The DuckDB databases each project's exports name (a database may be several projects'). */
-export async function duckdbDatabases(db: Pool): Promise<{ project_id: string; database: string }[]> {
-  const { rows } = await db.query<{ project_id: string; database: string }>(
-    `select distinct project_id, credentials->>'database' as database from warehouse_exports where destination = 'duckdb'`,
-  );
-  return rows;
-}

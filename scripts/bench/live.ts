@@ -11,7 +11,7 @@ import { type Lag, readLag } from './lag.js';
 import { plotPng } from './plot.js';
 import { BackendNames, MachineProfiler, perfAvailable } from './machine-profile.js';
 import { type ProcessSample, ProcessSampler, cpuPerEvent, summarizeProcesses } from './processes.js';
-import { type ProbeResult, apiDetails, apiProbe, stallProbe, streamProbes } from './probes.js';
+import { OPERATOR_TOKEN, type ProbeResult, apiDetails, apiProbe, stallProbe, streamProbes } from './probes.js';
 import { rawLimits } from './raw-limits.js';
 import { replayAll, startService } from './service.js';
 import { resetStatements, topStatements } from './statements.js';
@@ -62,6 +62,7 @@ export async function liveBench(o: LiveOptions) {
   if (o.perf && !perfAvailable()) throw new Error('--perf: `perf record -a` does not run here (linux-perf installed?)');
   const env = {
     DATABASE_URL: databaseUrl,
+    PI_OPERATOR_TOKEN: OPERATOR_TOKEN,
     PI_TOPIC_NAMESPACE: process.env.PI_TOPIC_NAMESPACE,
     PORT: String(o.port),
     LOG_LEVEL: 'warn',
@@ -218,7 +219,7 @@ export async function liveBench(o: LiveOptions) {
       const apiResults: Promise<ProbeResult>[] = [];
       const stream = streamSetUp;
       if (!stream) throw new Error('the stream probes were not set up');
-      await apiDetails(service.baseUrl, key); // the API processes' delay and waits count from here
+      await apiDetails(service.baseUrl); // the API processes' delay and waits count from here
       const statements = await resetStatements(services.db);
       const stall = stallProbe(service.baseUrl);
       let n = 0;
@@ -267,7 +268,7 @@ export async function liveBench(o: LiveOptions) {
           analytics_chains: Math.max(0, ...during.map((t) => t.lag.analytics)),
         },
         drain_after_load_s: round(drainSeconds),
-        ...(await apiDetails(service.baseUrl, key).then((d) => ({ api_event_loop: d.event_loop, api_waits: d.waits }))),
+        ...(await apiDetails(service.baseUrl).then((d) => ({ api_event_loop: d.event_loop, api_waits: d.waits }))),
         postgres_top_statements: statements ? await topStatements(services.db) : 'pg_stat_statements not loaded',
       };
     });

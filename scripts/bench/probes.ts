@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
@@ -118,15 +119,18 @@ export function stallProbe(baseUrl: string, everyMs = 100) {
   };
 }
 
+/** The bench is the service's operator: it starts it with this PI_OPERATOR_TOKEN to read GET /health/details. */
+export const OPERATOR_TOKEN = crypto.randomBytes(32).toString('hex');
+
 /**
  * The API processes' event-loop delay and requests' waits on Postgres and Kafka since the
  * previous call (each answer comes from one of them: asked a few times, every process answers
  * once at least with enough luck).
  */
-export async function apiDetails(baseUrl: string, key: string) {
+export async function apiDetails(baseUrl: string) {
   const seen: { event_loop: Record<string, unknown>; waits: Record<string, unknown> }[] = [];
   for (let i = 0; i < 6; i++) {
-    const res = await fetch(`${baseUrl}/health/details`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(`${baseUrl}/health/details`, { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
     if (res.ok) seen.push((await res.json()) as (typeof seen)[number]);
   }
   return { event_loop: seen.map((s) => s.event_loop), waits: seen.map((s) => s.waits) };

@@ -37,8 +37,13 @@ describe('OpenAPI document', function () {
   let jobId: string;
   let goal: string;
 
+  // GET /health/details answers only the operator's token (docs/adr/0084-tenant-isolated-exports.md).
+  const operatorToken = 'o'.repeat(64);
+
   before(async () => {
+    process.env.PI_OPERATOR_TOKEN = operatorToken;
     pipeline = await startPipeline(['raw-sink', 'analytics']);
+    delete process.env.PI_OPERATOR_TOKEN;
     const reply = await call<OpenApiDocument>(pipeline.api, 'GET', '/openapi.json');
     assert.equal(reply.status, 200);
     document = reply.body;
@@ -272,6 +277,7 @@ describe('OpenAPI document', function () {
       200,
     );
     await expectStatus(api.call('GET', '/settings/rate-limit', { key: admin }), 200);
+    await expectStatus(api.call('GET', '/settings/name-caps', { key: admin }), 200);
     await expectStatus(api.call('GET', '/settings/retention', { key: admin }), 200);
     await expectStatus(api.call('PUT', '/settings/retention', { key: admin, json: { alertsDays: 90 } }), 200);
     await expectStatus(api.call('PUT', '/settings/goals', { key: admin, json: { goals: [goal] } }), 200);
@@ -323,7 +329,8 @@ describe('OpenAPI document', function () {
 
   it('the service routes and the console answer as documented', async () => {
     await expectStatus(api.call('GET', '/health'), 200);
-    await expectStatus(api.call('GET', '/health/details', { key: admin }), 200);
+    await expectStatus(api.call('GET', '/health/details', { key: operatorToken }), 200);
+    await expectStatus(api.call('GET', '/health/details', { key: admin }), 403);
     await expectStatus(api.call('GET', '/openapi.json'), 200);
 
     const { link, email } = await consoleOwnerLink(services().db, projectId, pipeline.api.baseUrl);

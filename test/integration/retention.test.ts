@@ -105,10 +105,15 @@ describe('retention per project', () => {
     const days = { rawEventsDays: 2, webhookDeliveriesDays: 2, reportRunsDays: 2, alertsDays: 2, exportFilesDays: 2 };
     const put = await call(api, 'PUT', '/settings/retention', { key: strict.keys[0]!, json: days });
     assert.equal(put.status, 200);
-    // A DuckDB file the strict project exported into, last written 3 days ago, and one nobody exported into.
-    fs.mkdirSync(duckdbDir, { recursive: true });
+    // A DuckDB file in the strict project's folder and one in the lenient's, both last written 3 days ago, and one
+    // in the shared folder (written before files were per project) that the strict project's export names.
     const old = new Date(Date.now() - 3 * DAY);
-    for (const file of ['strict.duckdb', 'foreign.duckdb']) {
+    for (const file of [
+      path.join(strict.projectId, 'strict.duckdb'),
+      path.join(lenient.projectId, 'strict.duckdb'),
+      'strict.duckdb',
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(duckdbDir, file)), { recursive: true });
       fs.writeFileSync(path.join(duckdbDir, file), 'x');
       fs.utimesSync(path.join(duckdbDir, file), old, old);
     }
@@ -128,8 +133,9 @@ describe('retention per project', () => {
       parquet: ['new'],
     });
     assert.deepEqual(await rowsOf(lenient.projectId), before, 'the defaults keep 3-day-old data');
-    assert.ok(!fs.existsSync(path.join(duckdbDir, 'strict.duckdb')));
-    assert.ok(fs.existsSync(path.join(duckdbDir, 'foreign.duckdb')), 'a file no export wrote is left alone');
+    assert.ok(!fs.existsSync(path.join(duckdbDir, strict.projectId, 'strict.duckdb')));
+    assert.ok(fs.existsSync(path.join(duckdbDir, lenient.projectId, 'strict.duckdb')), "another project's is kept");
+    assert.ok(fs.existsSync(path.join(duckdbDir, 'strict.duckdb')), 'a name never reaches outside the folder');
     assert.ok(deleted.raw_events! >= 1 && deleted.files! >= 2);
     // A second pass finds nothing more.
     const again = await runRetentionPass(worker);
@@ -173,6 +179,8 @@ describe('retention per project', () => {
     };
     const before = new Date(Date.now() - 60_000);
     written(file('wh', 'events', 'day=2026-11-01', 'part-0.parquet'), before);
+    written(path.join(duckdbDir, projectId, 'erased.duckdb'), before);
+    // Named by the project's export, but in the shared folder: not the project's to delete.
     written(path.join(duckdbDir, 'erased.duckdb'), before);
     await services().db.query(
       `insert into warehouse_exports (project_id, export_id, destination, credentials, tables, status)
@@ -186,7 +194,8 @@ describe('retention per project', () => {
 
     await runRetentionPass(worker);
     assert.ok(!fs.existsSync(file('wh')), 'the Parquet files from before the erasure are gone');
-    assert.ok(!fs.existsSync(path.join(duckdbDir, 'erased.duckdb')), 'and the DuckDB file the project exported into');
+    assert.ok(!fs.existsSync(path.join(duckdbDir, projectId, 'erased.duckdb')), "and the project's DuckDB files");
+    assert.ok(fs.existsSync(path.join(duckdbDir, 'erased.duckdb')), 'a file outside its folder stays');
     assert.ok(fs.existsSync(file('later', 'users', 'part-0.parquet')), 'a later export stays');
     assert.equal(await count('select 1 from export_file_purges where project_id = $1', [projectId]), 0);
   });
