@@ -12,6 +12,3 @@ export const MIN_COHORT_USERS = 10;
 
 /** The cohort worker looks at a young project again this soon after new data (workers/behavioural-cohorts/schedule.ts). */
 export const COHORTS_FIRST_RECOMPUTE_SECONDS = 30;
-
-/** The quadrant thresholds of features when a project sets none (DEFAULT_ANALYTICS.quadrant in domain/analytics-config.ts). */
-export const DEFAULT_QUADRANT = { visibilityRate: 0.5, engagementConversion: 0.5 };

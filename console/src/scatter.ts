@@ -22,29 +22,10 @@ export const QUADRANTS: Record<string, string> = {
   low_visibility_low_usage: 'Hidden and unused',
 };
 
-export interface Threshold {
-  /** A ratio in [0, 1]. */
-  value: number;
-  /** project: the project's setting; default: the service's default, which the quadrants agree with; inferred: between the points the quadrants put on either side. */
-  source: 'project' | 'default' | 'inferred';
-}
-
-/**
- * A quadrant threshold: the project's setting when the console may read it (admins), else the
- * default when every feature's quadrant agrees with it, else the middle of the gap the quadrants
- * leave (a point is high when its value is ≥ the threshold).
- */
-export function threshold(
-  points: { value: number; high: boolean }[],
-  configured: number | undefined,
-  fallback: number,
-): Threshold {
-  if (configured !== undefined) return { value: configured, source: 'project' };
-  const low = Math.max(0, ...points.filter((p) => !p.high).map((p) => p.value));
-  const high = Math.min(1, ...points.filter((p) => p.high).map((p) => p.value));
-  const fits = (t: number) => points.every((p) => p.high === p.value >= t);
-  if (fits(fallback)) return { value: fallback, source: 'default' };
-  return { value: (low + high) / 2, source: 'inferred' };
+/** The thresholds the API assigned the quadrants with (GET /analytics/features `quadrant_thresholds`), ratios in [0, 1]. */
+export interface QuadrantThresholds {
+  visibility_rate: number;
+  engagement_conversion: number;
 }
 
 export interface Box {
@@ -114,13 +95,13 @@ const FONT = '12px system-ui, sans-serif';
 const LINE_COLOR = '#6b7280';
 
 /** Dashed lines at the thresholds, under the points. */
-function thresholdLines(vr: Threshold, ec: Threshold): Plugin<'scatter'> {
+function thresholdLines(t: QuadrantThresholds): Plugin<'scatter'> {
   return {
     id: 'quadrantLines',
     beforeDatasetsDraw(chart) {
       const { ctx, chartArea: a, scales } = chart;
-      const x = scales.x!.getPixelForValue(vr.value * 100);
-      const y = scales.y!.getPixelForValue(ec.value * 100);
+      const x = scales.x!.getPixelForValue(t.visibility_rate * 100);
+      const y = scales.y!.getPixelForValue(t.engagement_conversion * 100);
       ctx.save();
       ctx.strokeStyle = LINE_COLOR;
       ctx.lineWidth = 1.5;
@@ -134,25 +115,24 @@ function thresholdLines(vr: Threshold, ec: Threshold): Plugin<'scatter'> {
       ctx.restore();
     },
     afterDatasetsDraw(chart) {
-      drawLabels(chart, vr, ec);
+      drawLabels(chart, t);
     },
   };
 }
 
-const thresholdText = (what: string, t: Threshold) =>
-  `${what} ${t.source === 'inferred' ? '≈ ' : ''}${Math.round(t.value * 1000) / 10} %${t.source === 'default' ? ' (default)' : ''}`;
+const thresholdText = (what: string, value: number) => `${what} ${Math.round(value * 1000) / 10} %`;
 
 /** The line labels, then the feature names around the points, recorded on the canvas. */
-function drawLabels(chart: Chart<'scatter'>, vr: Threshold, ec: Threshold) {
+function drawLabels(chart: Chart<'scatter'>, t: QuadrantThresholds) {
   const { ctx, chartArea: a, scales } = chart;
   ctx.save();
   ctx.font = FONT;
   ctx.textBaseline = 'top';
   const height = 14;
-  const lineX = scales.x!.getPixelForValue(vr.value * 100);
-  const lineY = scales.y!.getPixelForValue(ec.value * 100);
-  const vrText = thresholdText('VR threshold', vr);
-  const ecText = thresholdText('EC threshold', ec);
+  const lineX = scales.x!.getPixelForValue(t.visibility_rate * 100);
+  const lineY = scales.y!.getPixelForValue(t.engagement_conversion * 100);
+  const vrText = thresholdText('VR threshold', t.visibility_rate);
+  const ecText = thresholdText('EC threshold', t.engagement_conversion);
   const vrWidth = ctx.measureText(vrText).width;
   const ecWidth = ctx.measureText(ecText).width;
   // The VR label at the top of its line (left of it when it would leave the chart), the EC label at the right end of its line.
@@ -206,8 +186,7 @@ function drawLabels(chart: Chart<'scatter'>, vr: Threshold, ec: Threshold) {
 /** Same order as the page's table: the labels of the features listed first are placed first. */
 export function scatter(
   features: ScatterFeature[],
-  vr: Threshold,
-  ec: Threshold,
+  thresholds: QuadrantThresholds,
   colors: readonly { color: string; shape: string }[],
 ): ChartConfiguration<'scatter'> {
   return {
@@ -247,6 +226,6 @@ export function scatter(
         },
       },
     },
-    plugins: [thresholdLines(vr, ec)],
+    plugins: [thresholdLines(thresholds)],
   };
 }

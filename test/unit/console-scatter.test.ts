@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { DEFAULT_ANALYTICS } from '../../domain/analytics-config.js';
-import { quadrant } from '../../domain/metrics.js';
 import { EXPLANATIONS, efficiencyWords } from '../../console/src/explain.js';
-import { DEFAULT_QUADRANT } from '../../console/src/rules.js';
-import { type Box, overlaps, placeLabels, scatter, threshold } from '../../console/src/scatter.js';
+import { type Box, overlaps, placeLabels, scatter } from '../../console/src/scatter.js';
 
 const COLORS = Array.from({ length: 4 }, () => ({ color: '#000000', shape: 'circle' }));
 const area: Box = { x: 0, y: 0, width: 400, height: 300 };
 const marker = (x: number, y: number): Box => ({ x: x - 7, y: y - 7, width: 14, height: 14 });
 
 describe('console feature scatter', () => {
-  it('the quadrant lines: the project’s thresholds, else the default the quadrants agree with, else between them', () => {
-    const points = [0.2, 0.45, 0.55, 0.9].map((value) => ({ value, high: value >= 0.5 }));
-    assert.deepEqual(threshold(points, 0.6, 0.5), { value: 0.6, source: 'project' });
-    assert.deepEqual(threshold(points, undefined, 0.5), { value: 0.5, source: 'default' });
-    // A project threshold of 0.7 the console may not read: the default contradicts its quadrants.
-    const at07 = [0.2, 0.55, 0.65, 0.9].map((value) => ({ value, high: value >= 0.7 }));
-    assert.deepEqual(threshold(at07, undefined, 0.5), { value: (0.65 + 0.9) / 2, source: 'inferred' });
-    assert.equal(DEFAULT_QUADRANT.visibilityRate, DEFAULT_ANALYTICS.quadrant.visibilityRate);
-    assert.equal(DEFAULT_QUADRANT.engagementConversion, DEFAULT_ANALYTICS.quadrant.engagementConversion);
-    // The console reads quadrants as the API names them: high when at or above the threshold.
-    assert.equal(quadrant(0.5, 0.49, DEFAULT_ANALYTICS.quadrant), 'high_visibility_low_usage');
-  });
-
   it('places labels beside their points without overlapping each other, points or the line labels', () => {
     const points = [
       { x: 100, y: 100 },
@@ -76,8 +60,7 @@ describe('console feature scatter', () => {
           quadrant: 'low_visibility_high_usage',
         },
       ],
-      { value: 0.5, source: 'default' },
-      { value: 0.5, source: 'default' },
+      { visibility_rate: 0.5, engagement_conversion: 0.5 },
       COLORS,
     );
     assert.deepEqual(

@@ -9,9 +9,7 @@ import { Explain } from '../components/explain';
 import { ErrorNotice, Facts, Page, Section, WhenLoaded } from '../components/ui';
 import { count, num, percent, words } from '../format';
 import { useApi, useDateRange, useQueryParam } from '../hooks';
-import { DEFAULT_QUADRANT } from '../rules';
-import { QUADRANTS, scatter, threshold } from '../scatter';
-import { isAdmin, useSignedIn } from '../session';
+import { QUADRANTS, type QuadrantThresholds, scatter } from '../scatter';
 
 interface Feature {
   name: string;
@@ -59,9 +57,11 @@ export function Features() {
   const [segment] = useQueryParam('segment');
   const [open, setOpen] = useState<string>();
   const query = `${range.query}${segment ? `&segment=${encodeURIComponent(segment)}` : ''}`;
-  const loaded = useApi<{ features: Feature[]; date_range: { start: string; end: string } }>(
-    `/analytics/features?${query}`,
-  );
+  const loaded = useApi<{
+    features: Feature[];
+    date_range: { start: string; end: string };
+    quadrant_thresholds: QuadrantThresholds;
+  }>(`/analytics/features?${query}`);
   const features = useMemo(
     () =>
       [...(loaded.data?.features ?? [])].sort(
@@ -69,27 +69,6 @@ export function Features() {
       ),
     [loaded.data],
   );
-  // The thresholds the API classified with: the project's (admins may read the settings), else the default the quadrants agree with.
-  const settings = useApi<{ effective: { quadrant: { visibilityRate: number; engagementConversion: number } } }>(
-    isAdmin(useSignedIn()) ? '/settings/analytics' : null,
-  );
-  const configured = settings.data?.effective.quadrant;
-  const [vr, ec] = useMemo(
-    () => [
-      threshold(
-        features.map((f) => ({ value: f.visibility_rate, high: f.quadrant.startsWith('high_visibility') })),
-        configured?.visibilityRate,
-        DEFAULT_QUADRANT.visibilityRate,
-      ),
-      threshold(
-        features.map((f) => ({ value: f.engagement_conversion, high: f.quadrant.endsWith('high_usage') })),
-        configured?.engagementConversion,
-        DEFAULT_QUADRANT.engagementConversion,
-      ),
-    ],
-    [features, configured],
-  );
-  const chart = useMemo(() => scatter(features, vr, ec, SERIES), [features, vr, ec]);
   return (
     <Page
       title="Features"
@@ -127,17 +106,7 @@ export function Features() {
           ) : (
             <>
               <CoveredDays range={data.date_range} />
-              <Section class="card" title="Visibility versus engagement">
-                <ChartView
-                  size="large"
-                  config={chart}
-                  label={`Scatter chart of ${features.length} features by visibility rate and engagement, with the quadrant thresholds at ${percent(vr.value)} visibility and ${percent(ec.value)} engagement; the table below lists the same numbers.`}
-                />
-                <p class="muted chart-note">
-                  Dashed lines: the quadrant thresholds ({thresholdSource(vr.source)}); a feature at or above a line is
-                  high on it. Names that would overlap are left out: hover or tap a point for its name and values.
-                </p>
-              </Section>
+              <FeatureScatter features={features} thresholds={data.quadrant_thresholds} />
               <Section class="card" title="Features by discovery gap">
                 <DataTable label="Features" columns={COLUMNS}>
                   {features.map((f) => (
@@ -186,12 +155,22 @@ function usageChart(days: FeatureDay[]) {
   });
 }
 
-function thresholdSource(source: 'project' | 'default' | 'inferred'): string {
-  return source === 'project'
-    ? "this project's settings"
-    : source === 'default'
-      ? "the service's defaults, which every feature's quadrant agrees with"
-      : "this project's own, drawn between the features its quadrants put on either side";
+/** The features by VR and EC, with the thresholds the API assigned their quadrants with. */
+function FeatureScatter({ features, thresholds }: { features: Feature[]; thresholds: QuadrantThresholds }) {
+  const chart = useMemo(() => scatter(features, thresholds, SERIES), [features, thresholds]);
+  return (
+    <Section class="card" title="Visibility versus engagement">
+      <ChartView
+        size="large"
+        config={chart}
+        label={`Scatter chart of ${features.length} features by visibility rate and engagement, with the quadrant thresholds at ${percent(thresholds.visibility_rate)} visibility and ${percent(thresholds.engagement_conversion)} engagement; the table below lists the same numbers.`}
+      />
+      <p class="muted chart-note">
+        Dashed lines: the quadrant thresholds (this project's settings); a feature at or above a line is high on it.
+        Names that would overlap are left out: hover or tap a point for its name and values.
+      </p>
+    </Section>
+  );
 }
 
 function FeatureDetailPanel({ name, query }: { name: string; query: string }) {
