@@ -17,7 +17,7 @@ import { Members } from './pages/settings/members';
 import { Subscriptions } from './pages/settings/subscriptions';
 import { LinkSignIn, SignIn } from './pages/sign-in';
 import { Workflows } from './pages/workflows';
-import { type Session, SessionContext, useSession } from './session';
+import { type Session, SessionContext, isAdmin, useSession, useSignedIn } from './session';
 
 export function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
@@ -82,7 +82,7 @@ function Shell() {
         <Route path="/console/cohorts" component={Cohorts} />
         <Route path="/console/jobs" component={Jobs} />
         <Route path="/console/context" component={EventContext} />
-        <Route path="/console/settings" component={() => <Redirect to="/console/settings/api-keys" />} />
+        <Route path="/console/settings" component={SettingsHome} />
         <Route path="/console/settings/api-keys" component={ApiKeys} />
         <Route
           path="/console/settings/integrations"
@@ -97,6 +97,11 @@ function Shell() {
       </Router>
     </Layout>
   );
+}
+
+/** Settings opens on what the role may use: API keys for owners and admins, the members for the others. */
+function SettingsHome() {
+  return <Redirect to={isAdmin(useSignedIn()) ? '/console/settings/api-keys' : '/console/settings/members'} />;
 }
 
 /** After a client-side navigation the new page's heading takes focus, so screen readers announce it. */

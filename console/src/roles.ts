@@ -16,6 +16,8 @@ export const ROLE_MEANING: Record<Role, string> = {
 
 /** The roles that hold the `admin` scope (keys, destinations, settings, the audit log). */
 export const ADMIN_ROLES: readonly Role[] = ['owner', 'admin'];
+/** The roles that create, change and delete jobs and cohorts (`definitions:write`); viewers only read them. */
+export const WRITER_ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 /** The roles that manage the members (invite, remove, change roles, issue sign-in links). */
 export const MEMBER_ROLES: readonly Role[] = ['owner'];
 

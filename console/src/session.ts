@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { ADMIN_ROLES, MEMBER_ROLES, type Role } from './roles';
+import { ADMIN_ROLES, MEMBER_ROLES, type Role, WRITER_ROLES } from './roles';
 
 /** GET /v1/console/session */
 export interface Session {
@@ -26,6 +26,9 @@ export const SessionContext = createContext<SessionState>({
 
 /** Owners and admins hold the admin scope (settings, keys, destinations): api/console/roles.ts. */
 export const isAdmin = (session: Session): boolean => ADMIN_ROLES.includes(session.user.role);
+
+/** Owners, admins and members create, change and delete jobs and cohorts; viewers read them. */
+export const writesDefinitions = (session: Session): boolean => WRITER_ROLES.includes(session.user.role);
 
 /** Owners manage the members: invite, remove, change roles, issue sign-in links. */
 export const managesMembers = (session: Session): boolean => MEMBER_ROLES.includes(session.user.role);

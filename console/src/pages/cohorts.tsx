@@ -10,6 +10,7 @@ import { Badge, ErrorNotice, Facts, Page, Section, ToggleButton, WhenLoaded } fr
 import { count, duration, num, percent, when, words } from '../format';
 import { useApi } from '../hooks';
 import { COHORTS_FIRST_RECOMPUTE_SECONDS, MIN_COHORT_USERS } from '../rules';
+import { useSignedIn, writesDefinitions } from '../session';
 
 interface Behavioural {
   id: string;
@@ -73,6 +74,8 @@ const RISK_TONE: Record<string, 'good' | 'warn' | 'bad' | 'muted'> = {
 export function Cohorts() {
   const behavioural = useApi<BehaviouralList>('/analytics/cohorts');
   const custom = useApi<{ cohorts: Custom[]; total: number }>('/cohorts?type=custom&per_page=100');
+  // Viewers read cohorts only: the server refuses them the changes (definitions:write).
+  const writes = writesDefinitions(useSignedIn());
   return (
     <Page title="Cohorts" lead="Users grouped by how they behave: found by clustering, or defined by you.">
       <Section title="Behavioural cohorts">
@@ -141,7 +144,7 @@ export function Cohorts() {
             )
           }
         </WhenLoaded>
-        <NewCohort onCreated={custom.reload} />
+        {writes && <NewCohort onCreated={custom.reload} />}
       </Section>
     </Page>
   );

@@ -7,6 +7,7 @@ import { Badge, DeleteButton, ErrorNotice, Facts, Page, ToggleButton, WhenLoaded
 import { count, duration, num, percent, when, words } from '../format';
 import { useApi } from '../hooks';
 import { text } from '../forms';
+import { useSignedIn, writesDefinitions } from '../session';
 
 interface JobListItem {
   id: string;
@@ -53,14 +54,18 @@ const LEVELS = ['manual', 'subtle_hints', 'guided_shortcuts', 'automated'];
 export function Jobs() {
   const list = useApi<{ jobs: JobListItem[]; total: number }>('/jobs?per_page=100');
   const [editing, setEditing] = useState<string>();
+  // Viewers read jobs only: the server refuses them the changes (definitions:write).
+  const writes = writesDefinitions(useSignedIn());
   return (
     <Page
       title="Jobs"
       lead="Managed goals: who should reach them, how much help they get, and how many get there."
       actions={
-        <button type="button" class="button button--primary" onClick={() => setEditing('new')}>
-          New job
-        </button>
+        writes && (
+          <button type="button" class="button button--primary" onClick={() => setEditing('new')}>
+            New job
+          </button>
+        )
       }
     >
       {editing === 'new' && (
@@ -80,8 +85,15 @@ export function Jobs() {
                 <h2>No jobs yet</h2>
                 <p>
                   A job is a goal you want users to reach, e.g. <em>Complete profile</em> with goal event{' '}
-                  <code>profile_completed</code>. Create one with <strong>New job</strong>; once it is active, users
-                  reaching its goal count as completions.
+                  <code>profile_completed</code>.{' '}
+                  {writes ? (
+                    <>
+                      Create one with <strong>New job</strong>; once it is active, users reaching its goal count as
+                      completions.
+                    </>
+                  ) : (
+                    'Once one is active, users reaching its goal count as completions.'
+                  )}
                 </p>
               </section>
             )
@@ -100,7 +112,12 @@ export function Jobs() {
                     />
                   </li>
                 ) : (
-                  <JobCard key={j.id} job={j} onEdit={() => setEditing(j.id)} onChanged={list.reload} />
+                  <JobCard
+                    key={j.id}
+                    job={j}
+                    onEdit={writes ? () => setEditing(j.id) : undefined}
+                    onChanged={list.reload}
+                  />
                 ),
               )}
             </ul>
@@ -111,7 +128,8 @@ export function Jobs() {
   );
 }
 
-function JobCard({ job: j, onEdit, onChanged }: { job: JobListItem; onEdit: () => void; onChanged: () => void }) {
+/** A job; without `onEdit` (a viewer) only its metrics, no activate, pause, edit or delete. */
+function JobCard({ job: j, onEdit, onChanged }: { job: JobListItem; onEdit?: () => void; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
   const change = useAction();
   const setStatus = (status: string) =>
@@ -137,7 +155,7 @@ function JobCard({ job: j, onEdit, onChanged }: { job: JobListItem; onEdit: () =
       />
       <ErrorNotice error={change.error} />
       <div class="row">
-        {j.status !== 'active' && (
+        {onEdit && j.status !== 'active' && (
           <button
             type="button"
             class="button"
@@ -147,24 +165,28 @@ function JobCard({ job: j, onEdit, onChanged }: { job: JobListItem; onEdit: () =
             Activate
           </button>
         )}
-        {j.status === 'active' && (
+        {onEdit && j.status === 'active' && (
           <button type="button" class="button" aria-label={`Pause ${j.name}`} onClick={() => void setStatus('paused')}>
             Pause
           </button>
         )}
-        <button type="button" class="button" aria-label={`Edit ${j.name}`} onClick={onEdit}>
-          Edit
-        </button>
+        {onEdit && (
+          <button type="button" class="button" aria-label={`Edit ${j.name}`} onClick={onEdit}>
+            Edit
+          </button>
+        )}
         <ToggleButton open={open} set={setOpen} show="Metrics" hide="Hide metrics" />
-        <DeleteButton
-          label="Delete"
-          ariaLabel={`Delete ${j.name}`}
-          title={`Delete the job “${j.name}”?`}
-          body={<p>Its metrics and completions go with it. This cannot be undone.</p>}
-          confirmLabel="Delete job"
-          path={`/jobs/${j.id}`}
-          then={onChanged}
-        />
+        {onEdit && (
+          <DeleteButton
+            label="Delete"
+            ariaLabel={`Delete ${j.name}`}
+            title={`Delete the job “${j.name}”?`}
+            body={<p>Its metrics and completions go with it. This cannot be undone.</p>}
+            confirmLabel="Delete job"
+            path={`/jobs/${j.id}`}
+            then={onChanged}
+          />
+        )}
       </div>
       {open && <JobMetrics id={j.id} />}
     </li>

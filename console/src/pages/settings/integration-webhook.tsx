@@ -6,7 +6,7 @@ import { when } from '../../format';
 import { useApi } from '../../hooks';
 import { DeliveryLog } from './deliveries';
 import { type Endpoint, EndpointForm } from './endpoint-form';
-import { SettingsPage } from './tabs';
+import { IntegrationsPage, SettingsPage } from './tabs';
 
 interface Integration extends Endpoint {
   created_at: string;
@@ -20,7 +20,9 @@ const EVENTS = [
 ] as const;
 
 /** Settings → Integrations → Webhooks: the project's outbound endpoint (Connect → endpoint URL → Save). */
-export function IntegrationWebhook() {
+export const IntegrationWebhook = () => <IntegrationsPage title="Webhooks" page={WebhookEndpoint} />;
+
+function WebhookEndpoint() {
   const current = useApi<Integration>('/settings/integrations/webhook');
   const edit = useCreateFlow<string>(current.reload);
   const [refresh, setRefresh] = useState(0);

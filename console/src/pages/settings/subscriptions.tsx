@@ -6,7 +6,7 @@ import { when } from '../../format';
 import { useApi } from '../../hooks';
 import { DeliveryLog } from './deliveries';
 import { EndpointForm } from './endpoint-form';
-import { SettingsPage } from './tabs';
+import { IntegrationsPage, SettingsPage } from './tabs';
 
 interface Subscription {
   id: string;
@@ -22,7 +22,9 @@ const EVENTS = [
 ] as const;
 
 /** Settings → Integrations → Subscriptions: POST/GET/DELETE /v1/webhooks. */
-export function Subscriptions() {
+export const Subscriptions = () => <IntegrationsPage title="Webhook subscriptions" page={SubscriptionList} />;
+
+function SubscriptionList() {
   const list = useApi<{ webhooks: Subscription[]; total: number }>('/webhooks?per_page=100');
   const create = useCreateFlow<string>(list.reload);
   return (

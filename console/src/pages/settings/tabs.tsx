@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { NavLinks } from '../../components/nav';
-import { Page } from '../../components/ui';
+import { RoleNotice } from '../../components/role-notice';
+import { Page, Section } from '../../components/ui';
+import { ADMIN_ROLES } from '../../roles';
 import { isAdmin, useSignedIn } from '../../session';
 
 const TABS = [
@@ -33,5 +35,20 @@ export function SettingsPage({
       {integrations && <NavLinks class="tabs" label="Integrations" links={INTEGRATION_TABS} />}
       {children}
     </Page>
+  );
+}
+
+/**
+ * An Integrations page (`page`: owners and admins) or, for any other role, which roles may connect
+ * webhooks under its `title`: the server refuses them the endpoints and their deliveries.
+ */
+export function IntegrationsPage({ title, page: Allowed }: { title: string; page: () => ComponentChildren }) {
+  if (isAdmin(useSignedIn())) return <Allowed />;
+  return (
+    <SettingsPage integrations>
+      <Section title={title}>
+        <RoleNotice what="connect webhooks" allowed={ADMIN_ROLES} />
+      </Section>
+    </SettingsPage>
   );
 }
