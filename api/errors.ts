@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 import { ServiceError, classify } from '../lib/errors.js';
-import { LeaseUnanswered } from '../lib/lease.js';
 import type { Logger } from '../lib/log.js';
 
 export type ErrorCode =
@@ -82,7 +81,7 @@ export function errorMiddleware(log: Logger): Middleware {
       const apiError =
         err instanceof ApiError
           ? err
-          : classify(err).retriable || err instanceof LeaseUnanswered
+          : classify(err).retriable
             ? unavailable(
                 'The database is busy or unavailable; nothing was applied. Retry the request later.',
                 RETRY_AFTER_S,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PG_READ_TIMEOUT } from './errors.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -17,7 +18,7 @@ export const jsonArrayParam = (documents: string[]): string => `[${documents.joi
 
 /** Deadlines of a pool's connections (docs/reliability.md); unset = none. */
 export interface PoolLimits {
-  /** Postgres cancels a statement running longer (57014, answered 503 by the API). */
+  /** Postgres cancels a statement running longer (57014: retriable, answered 503 by the API, lib/errors.ts). */
   statementTimeoutMs?: number;
   /** A caller waiting longer for a free connection (or a new one) gets an error instead. */
   acquireTimeoutMs?: number;
@@ -51,41 +52,6 @@ export function createPool(connectionString: string, max = 10, limits: PoolLimit
   });
 }
 
-const UNAVAILABLE_CODES = new Set([
-  '57014', // query_canceled: statement_timeout
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '53300', // too_many_connections
-  '25P03', // idle_in_transaction_session_timeout
-]);
-
-/**
- * Whether `err` means Postgres is slow, busy or away rather than the request being wrong: a
- * statement timeout, a server shutting down or refusing connections, a lost connection, or no
- * free pooled connection within the acquisition timeout (pg-pool gives that one no code, only
- * its message).
- */
-export function isPostgresUnavailable(err: unknown): boolean {
-  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
-  return typeof message === 'string' && UNAVAILABLE_MESSAGES.has(message);
-}
-
-/** pg's error when the server did not answer within query_timeout: the connection is in an unknown state. */
-const READ_TIMEOUT = 'Query read timeout';
-
-// pg-pool's and pg's errors without a code: no free connection in time, a connection lost (also
-// by the server's own timeouts: the error then reaches the client's socket, not the next query).
-const UNAVAILABLE_MESSAGES = new Set([
-  'timeout exceeded when trying to connect',
-  READ_TIMEOUT,
-  'Connection terminated due to connection timeout',
-  'Connection terminated unexpectedly',
-  'Client has encountered a connection error and is not queryable',
-]);
-
 export interface TransactionOptions {
   /**
    * Postgres ends the session when the transaction waits this long for our next statement: a
@@ -118,7 +84,7 @@ export async function inTransaction<T>(
   } catch (err) {
     // A server that did not answer is not asked to roll back: the connection is closed instead,
     // which ends the transaction once the server runs again.
-    if ((err as { message?: unknown }).message === READ_TIMEOUT) broken = true;
+    if ((err as { message?: unknown }).message === PG_READ_TIMEOUT) broken = true;
     else await client.query('rollback').catch(() => (broken = true));
     throw err;
   } finally {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceError } from './errors.js';
 
 /**
  * How long an API process answers from what it read of Postgres about a key (project, scopes,
@@ -14,10 +15,10 @@ const TIMER_SLACK_MS = 100;
 /** Waits until every lease taken before the call has expired, in every process. */
 export const outlastLeases = (): Promise<void> => sleep(LEASE_MS + TIMER_SLACK_MS);
 
-/** A read that had not answered when the lease it would give ended: its callers stop waiting for it. */
-export class LeaseUnanswered extends Error {
+/** A read that had not answered when the lease it would give ended: its callers stop waiting for it (retriable). */
+export class LeaseUnanswered extends ServiceError {
   constructor() {
-    super('the read did not answer within its lease');
+    super('lease_unanswered', 'the read did not answer within its lease', { retriable: true });
   }
 }
 
