@@ -8,8 +8,10 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureUser, issueToken } from '../../api/console/accounts.js';
 import { ROLES as SERVER_ROLES, type Role, roleHolds } from '../../api/console/roles.js';
 import type { RunningApi } from '../../api/server.js';
+import { inTransaction } from '../../lib/db.js';
+import { applyEvents } from '../../processors/analytics-sink/runner.js';
 import { AUDIT_ACTIONS as CONSOLE_ACTIONS, AUDIT_TARGETS as CONSOLE_TARGETS } from '../../console/src/audit.js';
-import { ADMIN_ROLES, MEMBER_ROLES, ROLES } from '../../console/src/roles.js';
+import { ADMIN_ROLES, MEMBER_ROLES, ROLES, WRITER_ROLES } from '../../console/src/roles.js';
 import { ensureConsoleBuild } from '../../scripts/console-build.js';
 import { AUDIT_ACTIONS, AUDIT_TARGETS, audit } from '../../store/audit-log.js';
 import { launchChromium } from '../browser/chromium.js';
@@ -17,6 +19,8 @@ import { call, closeServices, newProject, services, startTestApi, waitFor } from
 
 // Code run inside the page is written as strings: the root tsconfig has no DOM types.
 const NOTHING_LOADING = "!document.querySelector('.loading')";
+const SCATTER_LABELS =
+  "JSON.parse(document.querySelector('main canvas[data-labels]').dataset.labels).map((l) => l.text)";
 
 interface Person {
   id: string;
@@ -105,6 +109,10 @@ describe('console roles and audit log in Chromium', function () {
     assert.deepEqual(
       MEMBER_ROLES,
       SERVER_ROLES.filter((r) => roleHolds(r, 'members')),
+    );
+    assert.deepEqual(
+      WRITER_ROLES,
+      SERVER_ROLES.filter((r) => roleHolds(r, 'definitions:write')),
     );
     assert.deepEqual([...CONSOLE_ACTIONS], [...AUDIT_ACTIONS]);
     assert.deepEqual(CONSOLE_TARGETS, AUDIT_TARGETS);
@@ -232,6 +240,93 @@ describe('console roles and audit log in Chromium', function () {
       .getByText('Only an owner may invite or remove people or change their roles; you are a viewer.')
       .waitFor();
     assert.equal(await page.getByRole('combobox', { name: /^Role of/ }).count(), 0);
+  });
+
+  it('a viewer changes no job or cohort and connects no webhook; a member manages jobs and cohorts', async () => {
+    const job = await call(api, 'POST', '/jobs', {
+      key: adminKey,
+      json: { name: 'Complete profile', goal: 'profile_completed' },
+    });
+    assert.equal(job.status, 201);
+    const viewer = await signedIn('viewer');
+    const member = await signedIn('member');
+    for (const [{ page }, writes] of [
+      [member, true],
+      [viewer, false],
+    ] as const) {
+      await open(page, '/console/jobs');
+      await page.getByRole('heading', { name: 'Complete profile' }).waitFor();
+      for (const name of ['New job', 'Activate Complete profile', 'Edit Complete profile', 'Delete Complete profile']) {
+        assert.equal(await page.getByRole('button', { name }).count(), writes ? 1 : 0, `${name}: ${String(writes)}`);
+      }
+      assert.equal(await page.getByRole('button', { name: 'Metrics' }).count(), 1, 'the metrics open for all');
+      await open(page, '/console/cohorts');
+      assert.equal(await page.getByRole('button', { name: 'New custom cohort' }).count(), writes ? 1 : 0);
+    }
+
+    for (const [{ page }, role] of [
+      [viewer, 'a viewer'],
+      [member, 'a member'],
+    ] as const) {
+      await open(page, '/console/settings/integrations/webhooks');
+      await page.getByText(`Only an owner or an admin may connect webhooks; you are ${role}.`).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Connect' }).count(), 0);
+      await open(page, '/console/settings/integrations/subscriptions');
+      await page.getByText(`Only an owner or an admin may connect webhooks; you are ${role}.`).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Add subscription' }).count(), 0);
+    }
+    await open(owner.page, '/console/settings/integrations/webhooks');
+    await owner.page.getByRole('button', { name: 'Connect' }).waitFor();
+    assert.equal(await owner.page.getByText(/may connect webhooks/).count(), 0);
+  });
+
+  it('/console/settings opens on API Keys for owners and admins, on Members for members and viewers', async () => {
+    const member = await signedIn('member');
+    const viewer = await signedIn('viewer');
+    const admin = await signedIn('admin');
+    for (const [{ page }, landing] of [
+      [owner, 'api-keys'],
+      [admin, 'api-keys'],
+      [member, 'members'],
+      [viewer, 'members'],
+    ] as const) {
+      await page.goto(`${origin}/console/settings`);
+      await page.waitForURL(`${origin}/console/settings/${landing}`);
+      await page.locator('main h1').first().waitFor();
+    }
+    await member.page.getByRole('heading', { name: 'Members' }).first().waitFor();
+  });
+
+  it("a viewer's feature scatter draws the project's quadrant thresholds, as the API classified with", async () => {
+    // One user who saw and used a feature: high on both rates, whatever the thresholds below 1.
+    const at = Date.now() - 3600_000;
+    const events = ['page_view', 'feature_impression', 'feature_used'].map((event, i) => ({
+      partition: 0,
+      offset: i,
+      key: null,
+      value: {
+        project_id: projectId,
+        message_id: `scatter-${i}`,
+        user_id: 'u-scatter',
+        event,
+        timestamp: at + i * 1000,
+        received_at: Date.now(),
+        properties: JSON.stringify({ page: '/reports', ...(i > 0 ? { feature: 'export_csv' } : {}) }),
+      },
+    }));
+    await inTransaction(db(), (client) => applyEvents(client, events));
+    const settings = await call(api, 'PUT', '/settings/analytics', {
+      key: adminKey,
+      json: { quadrant: { visibilityRate: 0.3, engagementConversion: 0.8 } },
+    });
+    assert.equal(settings.status, 200);
+    const { page } = await signedIn('viewer');
+    await open(page, '/console/features');
+    await page.locator('main canvas[data-labels]').waitFor();
+    const labels = await page.evaluate<string[]>(SCATTER_LABELS);
+    assert.ok(labels.includes('VR threshold 30 %'), labels.join(' | '));
+    assert.ok(labels.includes('EC threshold 80 %'), labels.join(' | '));
+    assert.match(await page.locator('main .chart-note').innerText(), /quadrant thresholds \(this project.s settings\)/);
   });
 
   it("an admin demoted while the page is open is told the server's refusal with the roles that may", async () => {
