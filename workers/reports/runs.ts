@@ -1,3 +1,4 @@
+import { classify } from '../../lib/errors.js';
 import type { Transporter } from 'nodemailer';
 import type PgBoss from 'pg-boss';
 import { type Pool, inTransaction } from '../../lib/db.js';
@@ -78,7 +79,11 @@ export async function executeRun(
     await markRunSent(db, projectId, runId, info.messageId ?? null);
     log.info({ project: job.project_id, run: job.run_id, format: run.format }, 'report sent');
   } catch (err) {
-    const last = attempt.retryCount >= attempt.retryLimit;
+    // A refusal the mail server says is permanent (5yz: no such mailbox) is the last attempt: the
+    // same message would be refused again. Anything else is tried again, up to the limit.
+    const { origin, retriable, code } = classify(err);
+    const permanent = origin === 'mail' && !retriable;
+    const last = permanent || attempt.retryCount >= attempt.retryLimit;
     await markRunFailed(
       db,
       projectId,
@@ -86,7 +91,8 @@ export async function executeRun(
       last ? 'failed' : 'retrying',
       err instanceof Error ? err.message : String(err),
     );
-    log.warn({ err, project: job.project_id, run: job.run_id, last }, 'report run failed');
-    throw err;
+    log.warn({ err, code, project: job.project_id, run: job.run_id, last }, 'report run failed');
+    // pg-boss retries a job that throws.
+    if (!permanent) throw err;
   }
 }
