@@ -63,6 +63,9 @@ describe('Postgres deadlines: statement and pool timeouts, streamed exports apar
       pgStatementTimeoutMs: 1000,
       pgAcquireTimeoutMs: 1000,
       exportConnections: 4,
+      // One project's readers may take the whole pool here: this file tests the pool, not the
+      // per-project share (export-stream-share.test.ts does).
+      exportProjectConnections: 10,
       exportIdleMs: IDLE_MS,
     };
     // The API's main pool as the api role makes it (api/main.ts), small as a test's.
