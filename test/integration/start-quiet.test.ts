@@ -4,9 +4,10 @@ import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
-import { databaseName, loadConfig } from '../../lib/config.js';
+import pg from 'pg';
+import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
 import { stackPath } from '../../scripts/local-stack/paths.js';
-import { closeServices, count, isolateTopics, waitFor } from './helpers.js';
+import { closeServices, isolateTopics, waitFor } from './helpers.js';
 
 /** A port nobody listens on now. */
 async function freePort(): Promise<number> {
@@ -19,8 +20,9 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * `npm start` (scripts/start.ts, what it runs after building the bundles) against the test
- * database and topics, with the log levels it has by default: every role, one event through the
+ * `npm start` (scripts/start.ts, what it runs after building the bundles) against a database of its
+ * own (a fresh install: the run's database holds other files' leftovers, such as deliveries to
+ * endpoints their tests removed, which the workers rightly warn about) and the test topics, with the log levels it has by default: every role, one event through the
  * whole chain, and not one ERROR or WARN line on the way. kafkajs printed two on every start
  * (a coordinator not yet available, the idempotent producer's limited retries).
  */
@@ -28,6 +30,29 @@ describe('npm start, healthy: no ERROR or WARN line', function () {
   this.timeout(180_000);
   let start: ChildProcess | undefined;
   const lines: string[] = [];
+  const runUrl = loadConfig().databaseUrl;
+  const database = `${databaseName(runUrl)}_quiet`;
+  const databaseUrl = withDatabase(runUrl, database);
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: runUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const count = async (sql: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rowCount ?? 0;
+    } finally {
+      await client.end();
+    }
+  };
+
+  before(() => admin(`create database ${pg.escapeIdentifier(database)}`));
 
   after(async () => {
     if (start && start.exitCode === null && start.signalCode === null) {
@@ -35,10 +60,10 @@ describe('npm start, healthy: no ERROR or WARN line', function () {
       start.kill('SIGTERM');
       await exited;
     }
-    // The demo keys npm start keeps for a restart, named after the test database.
-    const database = databaseName(loadConfig().databaseUrl);
+    // The demo keys npm start keeps for a restart, named after its database.
     for (const name of ['demo-admin-key', 'demo-browser-key'])
       fs.rmSync(stackPath(`${name}-${database}`), { force: true });
+    await admin(`drop database if exists ${pg.escapeIdentifier(database)} with (force)`);
     await closeServices();
   });
 
@@ -46,7 +71,14 @@ describe('npm start, healthy: no ERROR or WARN line', function () {
     await isolateTopics();
     const port = await freePort();
     start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', PI_KAFKA_LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        PI_KAFKA_LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [start.stdout!, start.stderr!]) {
