@@ -1,4 +1,3 @@
-import type { Pool } from '../lib/db.js';
 import type { Context } from 'koa';
 import { fieldError } from './errors.js';
 import type { QueryParam } from './route.js';
@@ -105,26 +104,4 @@ export function pageFields(paged: Paging, total: number) {
 /** One page of a list computed whole (answers sorted in code), with the total it is paged from. */
 export function pageOfList<T>(items: T[], { perPage, offset }: Paging): { items: T[]; total: number } {
   return { items: items.slice(offset, offset + perPage), total: items.length };
-}
-
-/**
- * One page of rows and the total they are paged from: `select <columns> from <from> where
- * <where> order by <order>`, the clauses being code constants and the values parameters
- * ($1 … $n; limit and offset are appended).
- */
-export async function pageOf<T extends object>(
-  db: Pool,
-  query: { columns: string; from: string; where: string; order: string },
-  params: unknown[],
-  { perPage, offset }: Paging,
-): Promise<{ rows: T[]; total: number }> {
-  const n = params.length;
-  const [{ rows }, { rows: counted }] = await Promise.all([
-    db.query<T>(
-      `select ${query.columns} from ${query.from} where ${query.where} order by ${query.order} limit $${n + 1} offset $${n + 2}`,
-      [...params, perPage, offset],
-    ),
-    db.query<{ n: number }>(`select count(*)::int as n from ${query.from} where ${query.where}`, params),
-  ]);
-  return { rows, total: counted[0]!.n };
 }

@@ -119,3 +119,23 @@ export async function ensureProject(db: pg.Pool | pg.PoolClient, name: string): 
   );
   return rows[0]!.project_id;
 }
+
+/**
+ * Revokes, in the caller's transaction, the keys the member made and, along the keys' creators,
+ * every key those made (an admin key a member minted may have minted more); each revocation is
+ * announced at commit, so the keys' streams close. The ids revoked now.
+ */
+export async function revokeKeysMadeBy(db: pg.PoolClient, projectId: string, memberId: string): Promise<string[]> {
+  const { rows } = await db.query<{ key_id: string }>(
+    `with recursive made (key_id) as (
+       select key_id from api_keys where project_id = $1 and created_by_member = $2
+       union
+       select k.key_id from api_keys k join made m on k.created_by_key = m.key_id where k.project_id = $1),
+     revoked as (
+       update api_keys k set revoked_at = now() from made m
+       where k.project_id = $1 and k.key_id = m.key_id and k.revoked_at is null returning k.key_id)
+     select key_id, pg_notify($3, json_build_object('key_id', key_id)::text) from revoked order by key_id`,
+    [projectId, memberId, KEY_CHANGES_CHANNEL],
+  );
+  return rows.map((r) => r.key_id);
+}

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '../lib/db.js';
+import { type PageWindow, pageOf } from './pages.js';
 
 /**
  * webhook_deliveries and webhook_attempts as the webhook senders claim, lease and settle them
@@ -164,4 +165,112 @@ export async function nextDueAt(db: Pool): Promise<Date | null> {
        from webhook_deliveries where status = 'pending' and (next_attempt_at > now() or locked_until >= now())`,
   );
   return rows[0]?.at ?? null;
+}
+
+/** A delivery as the delivery log shows it (api/routes/webhooks.ts). */
+export interface DeliveryRow {
+  delivery_id: string;
+  target: string;
+  webhook_id: string | null;
+  event: string;
+  payload: unknown;
+  status: string;
+  attempts: number;
+  round_start: number;
+  next_attempt_at: Date;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** Reads a page of a project's deliveries, newest first, filtered where a filter is given, and their total. */
+export async function deliveryPage(
+  db: Pool,
+  projectId: string,
+  filter: { status: string | null; webhookId: string | null; target: string | null },
+  page: PageWindow,
+) {
+  return pageOf<DeliveryRow>(
+    db,
+    {
+      columns: '*',
+      from: 'webhook_deliveries',
+      where:
+        'project_id = $1 and ($2::text is null or status = $2) and ($3::text is null or webhook_id = $3)' +
+        ' and ($4::text is null or target = $4)',
+      order: 'created_at desc, delivery_id',
+    },
+    [projectId, filter.status, filter.webhookId, filter.target],
+    page,
+  );
+}
+
+/** Reads one delivery. */
+export async function delivery(db: Pool, projectId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.query<DeliveryRow>(
+    'select * from webhook_deliveries where project_id = $1 and delivery_id = $2',
+    [projectId, deliveryId],
+  );
+  return rows[0];
+}
+
+/** Reads a delivery's attempts (webhook_attempts), in order. */
+export async function deliveryAttempts(db: Pool, projectId: string, deliveryId: string) {
+  const { rows } = await db.query<{
+    attempt: number;
+    url: string;
+    started_at: Date;
+    duration_ms: number | null;
+    status: number | null;
+    error: string | null;
+    retry_in_ms: number | null;
+  }>(
+    `select attempt, url, started_at, duration_ms, status, error, retry_in_ms from webhook_attempts
+     where project_id = $1 and delivery_id = $2 order by attempt`,
+    [projectId, deliveryId],
+  );
+  return rows;
+}
+
+/** Makes a settled delivery pending again, due now with a fresh round of retries; undefined when none or pending. */
+export async function redeliver(db: Pool, projectId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.query<DeliveryRow>(
+    `update webhook_deliveries
+     set status = 'pending', round_start = attempts, next_attempt_at = now(), locked_until = null, finished_at = null
+     where project_id = $1 and delivery_id = $2 and status <> 'pending' returning *`,
+    [projectId, deliveryId],
+  );
+  return rows[0];
+}
+
+/** Whether the project has this delivery. */
+export async function deliveryExists(db: Pool, projectId: string, deliveryId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from webhook_deliveries where project_id = $1 and delivery_id = $2', [
+    projectId,
+    deliveryId,
+  ]);
+  return rowCount !== 0;
+}
+
+/**
+ * Queues a test delivery (event "test", shaped like the subscription's other deliveries) to a
+ * subscription of the project; undefined when it has no such subscription.
+ */
+export async function queueTestDelivery(
+  db: Pool,
+  projectId: string,
+  webhookId: string,
+): Promise<{ delivery_id: string; webhook_id: string } | undefined> {
+  const { rows } = await db.query<{ delivery_id: string; webhook_id: string }>(
+    `insert into webhook_deliveries (project_id, delivery_id, target, webhook_id, event, payload)
+     select project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'subscription', webhook_id, 'test',
+            jsonb_build_object('event', 'test', 'timestamp', pi_utc(now()),
+                               'data', jsonb_build_object('webhook_id', webhook_id,
+                                                          'message', 'A test event from the admin API.'))
+     from webhook_subscriptions where project_id = $1 and webhook_id = $2
+     returning delivery_id, webhook_id`,
+    [projectId, webhookId],
+  );
+  return rows[0];
 }

@@ -1,5 +1,15 @@
 import type { Context } from 'koa';
+import { revokeKeysMadeBy } from '../../store/api-keys.js';
 import { type AuditSource, audit } from '../../store/audit-log.js';
+import { clearViaLink, deleteOtherSessions } from '../../store/console-sessions.js';
+import {
+  deleteUser,
+  lockOwners,
+  memberForChange,
+  rehashPassword,
+  setPassword,
+  setRole,
+} from '../../store/console-users.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { outlastLeases } from '../../lib/lease.js';
 import { ApiError, fieldError, notFound, unauthorized } from '../errors.js';
@@ -11,7 +21,6 @@ import {
   issueToken,
   listUsers,
   normaliseEmail,
-  revokeKeysMadeBy,
   signInLink,
 } from './accounts.js';
 import { burnVerification, hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords.js';
@@ -48,24 +57,15 @@ async function changeMember(db: Pool, ctx: AuditSource, who: ConsoleIdentity, id
   const outcome = await inTransaction(db, async (client) => {
     // The owners' rows are locked first: two owners removing or demoting each other at once cannot
     // leave the project ownerless (the second counts again once the first has committed).
-    await client.query("select 1 from console_users where project_id = $1 and role = 'owner' for update", [
-      who.projectId,
-    ]);
-    const { rows } = await client.query<{ email: string; role: Role; owners: number }>(
-      `select email, role, (select count(*)::int from console_users where project_id = $1 and role = 'owner') as owners
-       from console_users where project_id = $1 and member_id = $2 for update`,
-      [who.projectId, id],
-    );
-    const member = rows[0];
-    if (!member) return 'not_found';
+    await lockOwners(client, who.projectId);
+    const found = await memberForChange(client, who.projectId, id);
+    if (!found) return 'not_found';
+    const member = { ...found, role: found.role as Role };
     if (member.role === 'owner' && to !== 'owner' && member.owners <= 1) return 'last_owner';
     if (to) {
-      await client.query(
-        'update console_users set role = $3, updated_at = now() where project_id = $1 and member_id = $2',
-        [who.projectId, id, to],
-      );
+      await setRole(client, who.projectId, id, to);
     } else {
-      await client.query('delete from console_users where project_id = $1 and member_id = $2', [who.projectId, id]);
+      await deleteUser(client, who.projectId, id);
       await announceSessionsEnded(client);
     }
     const revoked = to && roleHolds(to, 'admin') ? [] : await revokeKeysMadeBy(client, who.projectId, id);
@@ -142,11 +142,7 @@ export function consoleRoutes(db: Pool): Route[] {
         }
         await signInSucceeded(db, email, ctx.ip);
         if (needsRehash(user.passwordHash!)) {
-          await db.query('update console_users set password_hash = $3 where project_id = $1 and member_id = $2', [
-            user.projectId,
-            user.userId,
-            await hashPassword(input.password),
-          ]);
+          await rehashPassword(db, user.projectId, user.userId, await hashPassword(input.password));
         }
         await openSession(db, ctx, user, false);
         ctx.body = presentSession(ctx.state.console!);
@@ -242,19 +238,13 @@ export function consoleRoutes(db: Pool): Route[] {
           }
         }
         const hash = await hashPassword(input.password);
-        await db.query(
-          'update console_users set password_hash = $3, updated_at = now() where project_id = $1 and member_id = $2',
-          [who.projectId, who.userId, hash],
-        );
+        await setPassword(db, who.projectId, who.userId, hash);
         // A new password shuts out whoever knew the old one: every other session ends, and this
         // one no longer counts as opened by a link.
-        const { rowCount } = await db.query(
-          'delete from console_sessions where project_id = $1 and member_id = $2 and token_hash <> $3',
-          [who.projectId, who.userId, who.tokenHash],
-        );
-        if (rowCount) await announceSessionsEnded(db);
-        await db.query('update console_sessions set via_link = false where token_hash = $1', [who.tokenHash]);
-        ctx.body = { password_set: true, other_sessions_ended: rowCount ?? 0 };
+        const ended = await deleteOtherSessions(db, who.projectId, who.userId, who.tokenHash);
+        if (ended) await announceSessionsEnded(db);
+        await clearViaLink(db, who.tokenHash);
+        ctx.body = { password_set: true, other_sessions_ended: ended };
       },
     }),
     defineRoute({

@@ -1,5 +1,14 @@
 import type { Context } from 'koa';
-import { KEY_CHANGES_CHANNEL, type ResolvedKey, TIER_LIMITS } from '../../store/api-keys.js';
+import { type ResolvedKey, TIER_LIMITS } from '../../store/api-keys.js';
+import {
+  deleteExpiredSessions,
+  deleteMemberSessions,
+  deleteSession,
+  insertSession,
+  liveSession,
+  liveSessionRoles,
+  notifySessionsEnded,
+} from '../../store/console-sessions.js';
 import type { Pool, PoolClient } from '../../lib/db.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { type Role, keyScopesOf } from './roles.js';
@@ -51,16 +60,16 @@ export async function openSession(
   const token = newToken('session');
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
   const previous = ctx.cookies.get(cookieName(ctx));
-  if (previous) await db.query('delete from console_sessions where token_hash = $1', [hashToken(previous)]);
+  if (previous) await deleteSession(db, hashToken(previous));
   // The user's expired sessions go whenever a new one opens: the table holds live ones and few others.
-  await db.query('delete from console_sessions where project_id = $1 and member_id = $2 and expires_at < now()', [
-    user.projectId,
-    user.userId,
-  ]);
-  await db.query(
-    `insert into console_sessions (project_id, token_hash, member_id, via_link, expires_at) values ($1, $2, $3, $4, $5)`,
-    [user.projectId, hashToken(token), user.userId, viaLink, expiresAt],
-  );
+  await deleteExpiredSessions(db, user.projectId, user.userId);
+  await insertSession(db, {
+    projectId: user.projectId,
+    tokenHash: hashToken(token),
+    memberId: user.userId,
+    viaLink,
+    expiresAt,
+  });
   ctx.cookies.set(cookieName(ctx), token, {
     httpOnly: true,
     sameSite: 'strict',
@@ -89,27 +98,7 @@ async function findSession(
   token: string,
 ): Promise<{ identity: ConsoleIdentity; rateLimit: number } | undefined> {
   const tokenHash = hashToken(token);
-  const { rows } = await db.query<{
-    project_id: string;
-    project_name: string;
-    member_id: string;
-    email: string;
-    role: Role;
-    has_password: boolean;
-    via_link: boolean;
-    expires_at: Date;
-    rate_limit: number;
-  }>(
-    `select s.project_id, p.name as project_name, s.member_id, u.email, u.role, u.password_hash is not null as has_password,
-            s.via_link, s.expires_at,
-            case p.rate_tier when 'standard' then $2::int when 'pro' then $3::int else p.rate_limit_per_hour end as rate_limit
-     from console_sessions s
-     join console_users u on u.project_id = s.project_id and u.member_id = s.member_id
-     join projects p on p.project_id = s.project_id
-     where s.token_hash = $1 and s.expires_at > now()`,
-    [tokenHash, TIER_LIMITS.standard, TIER_LIMITS.pro],
-  );
-  const row = rows[0];
+  const row = await liveSession(db, tokenHash, TIER_LIMITS);
   if (!row) return undefined;
   return {
     identity: {
@@ -117,7 +106,7 @@ async function findSession(
       projectName: row.project_name,
       userId: row.member_id,
       email: row.email,
-      role: row.role,
+      role: row.role as Role,
       hasPassword: row.has_password,
       viaLink: row.via_link,
       expiresAt: row.expires_at,
@@ -168,14 +157,11 @@ export async function authenticateConsole(
 
 /** Ends sessions: this one, or every session of its user ("sign out everywhere"); their streams close. */
 export async function endSessions(db: Pool, identity: ConsoleIdentity, everywhere: boolean): Promise<number> {
-  const { rowCount } = everywhere
-    ? await db.query('delete from console_sessions where project_id = $1 and member_id = $2', [
-        identity.projectId,
-        identity.userId,
-      ])
-    : await db.query('delete from console_sessions where token_hash = $1', [identity.tokenHash]);
-  if (rowCount) await announceSessionsEnded(db);
-  return rowCount ?? 0;
+  const ended = everywhere
+    ? await deleteMemberSessions(db, identity.projectId, identity.userId)
+    : await deleteSession(db, identity.tokenHash);
+  if (ended) await announceSessionsEnded(db);
+  return ended;
 }
 
 /**
@@ -183,16 +169,11 @@ export async function endSessions(db: Pool, identity: ConsoleIdentity, everywher
  * with a console stream token lasts as long as the session that asked for the token.
  */
 export async function announceSessionsEnded(db: Pool | PoolClient): Promise<void> {
-  await db.query('select pg_notify($1, $2)', [KEY_CHANGES_CHANNEL, JSON.stringify({ sessions_ended: true })]);
+  await notifySessionsEnded(db);
 }
 
 /** Of the given session hashes, those of sessions still open, with their member's role. */
 export async function liveSessions(db: Pool, tokenHashes: Buffer[]): Promise<Map<string, Role>> {
-  const { rows } = await db.query<{ token_hash: Buffer; role: Role }>(
-    `select s.token_hash, u.role from console_sessions s
-     join console_users u on u.project_id = s.project_id and u.member_id = s.member_id
-     where s.token_hash = any($1) and s.expires_at > now()`,
-    [tokenHashes],
-  );
-  return new Map(rows.map((r) => [r.token_hash.toString('hex'), r.role]));
+  const rows = await liveSessionRoles(db, tokenHashes);
+  return new Map(rows.map((r) => [r.token_hash.toString('hex'), r.role as Role]));
 }

@@ -1,4 +1,11 @@
 import type { Pool } from '../../lib/db.js';
+import {
+  clearSubject,
+  countAttempt,
+  deleteOlderWindows,
+  failuresOf,
+  recordFailure,
+} from '../../store/console-sign-in-attempts.js';
 import { ApiError } from '../errors.js';
 
 /**
@@ -68,16 +75,10 @@ const tooMany = (wait: number) =>
 export async function countAddressAttempt(db: Pool, address: string, now = Date.now()): Promise<void> {
   const subject = addressKey(address);
   const start = new Date(windowStart(now));
-  const { rows } = await db.query<{ attempts: number }>(
-    `insert into console_sign_in_attempts (subject, window_start, attempts) values ($1, $2, 1)
-     on conflict (subject, window_start) do update set attempts = console_sign_in_attempts.attempts + 1
-     returning attempts`,
-    [subject, start],
-  );
-  const attempts = rows[0]!.attempts;
+  const attempts = await countAttempt(db, subject, start);
   // The address's first attempt of a window drops its older windows, so the table stays small.
   if (attempts === 1) {
-    await db.query('delete from console_sign_in_attempts where subject = $1 and window_start < $2', [subject, start]);
+    await deleteOlderWindows(db, subject, start);
   }
   const wait = retryAfter(now, attempts);
   if (wait !== undefined) throw tooMany(wait);
@@ -89,11 +90,7 @@ export async function countAddressAttempt(db: Pool, address: string, now = Date.
  */
 export async function checkSignIn(db: Pool, email: string, address: string, now = Date.now()): Promise<void> {
   await countAddressAttempt(db, address, now);
-  const { rows } = await db.query<{ failures: number | null; last_at: Date | null }>(
-    'select max(attempts) as failures, max(window_start) as last_at from console_sign_in_attempts where subject = $1',
-    [pairKey(email, address)],
-  );
-  const { failures, last_at } = rows[0]!;
+  const { failures, last_at } = await failuresOf(db, pairKey(email, address));
   if (failures === null || last_at === null) return;
   const wait = pairRetryAfter(now, failures, last_at.getTime());
   if (wait !== undefined) throw tooMany(wait);
@@ -105,17 +102,10 @@ export async function checkSignIn(db: Pool, email: string, address: string, now 
  * and may leave two rows, which the next failure folds into one.
  */
 export async function signInFailed(db: Pool, email: string, address: string, now = Date.now()): Promise<void> {
-  await db.query(
-    `with gone as (delete from console_sign_in_attempts where subject = $1 returning attempts, window_start)
-     insert into console_sign_in_attempts (subject, window_start, attempts)
-     select $1, $2, 1 + coalesce((select max(attempts) from gone where window_start > $3), 0)
-     on conflict (subject, window_start) do update
-       set attempts = greatest(console_sign_in_attempts.attempts, excluded.attempts)`,
-    [pairKey(email, address), new Date(now), new Date(now - SIGN_IN_LIMITS.forgetMs)],
-  );
+  await recordFailure(db, pairKey(email, address), new Date(now), new Date(now - SIGN_IN_LIMITS.forgetMs));
 }
 
 /** A correct password clears its pair (the address keeps its window count). */
 export async function signInSucceeded(db: Pool, email: string, address: string): Promise<void> {
-  await db.query('delete from console_sign_in_attempts where subject = $1', [pairKey(email, address)]);
+  await clearSubject(db, pairKey(email, address));
 }

@@ -4,7 +4,8 @@ import { type Pool, inTransaction } from '../../lib/db.js';
 import { outlastLeases } from '../../lib/lease.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface KeyRow {

@@ -2,7 +2,8 @@ import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditRow, auditWhere } from '../../s
 import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import { fieldError } from '../errors.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute } from '../route.js';
 
 // bigint: read as a number here (lib/db.ts), answered as a string like every id.

@@ -4,7 +4,8 @@ import type { DateRange } from '../../domain/date-range.js';
 import { round } from '../../domain/metrics.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { eachMemberChunk, projectUsers } from '../../store/behavioural-facts.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 import {

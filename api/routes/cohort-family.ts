@@ -3,7 +3,8 @@ import { round } from '../../domain/metrics.js';
 import type { Pool } from '../../lib/db.js';
 import type { Scope } from '../../store/api-keys.js';
 import { notFound } from '../errors.js';
-import { PAGING_PARAMS, type Paging, pageFields, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, type Paging, pageFields, paging } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 /**

@@ -5,7 +5,8 @@ import { newId } from '../../lib/ids.js';
 import { COHORT_MEMBERSHIP_PASS } from '../../store/cohort-membership.js';
 import { lockProjectPass } from '../../store/locks.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import {
   COHORT_ROWS,

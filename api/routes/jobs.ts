@@ -4,7 +4,8 @@ import { CriteriaError, parseCriteria } from '../../domain/jobs/audience.js';
 import { newId } from '../../lib/ids.js';
 import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../domain/jobs/states.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { round } from '../../domain/metrics.js';
 

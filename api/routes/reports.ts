@@ -7,7 +7,8 @@ import { jobSender } from '../../store/reports/queue.js';
 import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
 import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
 import { ApiError, notFound, unavailable } from '../errors.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging } from '../query.js';
+import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface ReportInput {

@@ -2,24 +2,32 @@ import crypto from 'node:crypto';
 import type { Pool } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { audit } from '../../store/audit-log.js';
+import {
+  type DeliveryRow,
+  delivery,
+  deliveryAttempts,
+  deliveryExists,
+  deliveryPage,
+  queueTestDelivery,
+  redeliver,
+} from '../../store/webhook-deliveries.js';
+import {
+  type WebhookRow,
+  deleteSubscription,
+  insertSubscription,
+  subscription,
+  subscriptionExists,
+  subscriptionPage,
+  updateSubscription,
+} from '../../store/webhook-subscriptions.js';
 import { type TargetPolicy, urlProblem } from '../../lib/targets.js';
 import { publicFailure } from '../../domain/addresses.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
-import { PAGING_PARAMS, pageFields, pageOf, paging, stringParam } from '../query.js';
+import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { SEALED, type SecretBox } from '../../lib/secret-box.js';
 
-/** paused: no new deliveries, queued ones held (sql/migrations/36_webhook_pause.sql). */
-type WebhookStatus = 'active' | 'paused';
-
-interface WebhookRow {
-  webhook_id: string;
-  url: string;
-  events: string[];
-  status: WebhookStatus;
-  created_at: Date;
-  updated_at: Date;
-}
+type WebhookStatus = WebhookRow['status'];
 
 const present = (row: WebhookRow) => ({
   id: row.webhook_id,
@@ -50,22 +58,6 @@ export function checkWebhookUrl(raw: string, targets: TargetPolicy): string {
 
 export function newWebhookSecret(): string {
   return `whsec_${crypto.randomBytes(32).toString('base64')}`;
-}
-
-interface DeliveryRow {
-  delivery_id: string;
-  target: string;
-  webhook_id: string | null;
-  event: string;
-  payload: unknown;
-  status: string;
-  attempts: number;
-  round_start: number;
-  next_attempt_at: Date;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: Date;
-  finished_at: Date | null;
 }
 
 const presentDelivery = (row: DeliveryRow) => ({
@@ -103,14 +95,16 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       async handle(ctx, input) {
         const url = checkWebhookUrl(input.url, targets);
         const secret = newWebhookSecret();
-        const { rows } = await db.query<WebhookRow>(
-          `insert into webhook_subscriptions (project_id, webhook_id, url, events, secret)
-           values ($1, $2, $3, $4, $5) returning *`,
-          [ctx.state.auth.projectId, newId('wh'), url, input.events, secrets.seal(secret, SEALED.webhookSecret)],
-        );
-        await audit(db, ctx, 'webhook.created', rows[0]!.webhook_id, { url, events: input.events });
+        const row = await insertSubscription(db, {
+          projectId: ctx.state.auth.projectId,
+          webhookId: newId('wh'),
+          url,
+          events: input.events,
+          sealedSecret: secrets.seal(secret, SEALED.webhookSecret),
+        });
+        await audit(db, ctx, 'webhook.created', row.webhook_id, { url, events: input.events });
         ctx.status = 201;
-        ctx.body = { ...present(rows[0]!), secret };
+        ctx.body = { ...present(row), secret };
       },
     }),
     defineRoute({
@@ -128,17 +122,7 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
-        const { rows, total } = await pageOf<WebhookRow>(
-          db,
-          {
-            columns: '*',
-            from: 'webhook_subscriptions',
-            where: 'project_id = $1',
-            order: 'created_at desc, webhook_id',
-          },
-          [projectId],
-          paged,
-        );
+        const { rows, total } = await subscriptionPage(db, projectId, paged);
         ctx.body = { webhooks: rows.map(present), ...pageFields(paged, total) };
       },
     }),
@@ -151,11 +135,9 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such subscription in this project' },
       async handle(ctx) {
-        const { rowCount } = await db.query(
-          'delete from webhook_subscriptions where project_id = $1 and webhook_id = $2',
-          [ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')],
-        );
-        if (rowCount === 0) throw notFound('webhook subscription');
+        if (!(await deleteSubscription(db, ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')))) {
+          throw notFound('webhook subscription');
+        }
         await audit(db, ctx, 'webhook.deleted', pathParam(ctx, 'webhook_id'));
         ctx.body = { id: pathParam(ctx, 'webhook_id'), deleted: true };
       },
@@ -182,17 +164,10 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
         const status = stringParam(ctx, 'status', DELIVERY_STATUSES);
         const webhookId = stringParam(ctx, 'webhook_id');
         const target = stringParam(ctx, 'target', DELIVERY_TARGETS);
-        const { rows, total } = await pageOf<DeliveryRow>(
+        const { rows, total } = await deliveryPage(
           db,
-          {
-            columns: '*',
-            from: 'webhook_deliveries',
-            where:
-              'project_id = $1 and ($2::text is null or status = $2) and ($3::text is null or webhook_id = $3)' +
-              ' and ($4::text is null or target = $4)',
-            order: 'created_at desc, delivery_id',
-          },
-          [ctx.state.auth.projectId, status ?? null, webhookId ?? null, target ?? null],
+          ctx.state.auth.projectId,
+          { status: status ?? null, webhookId: webhookId ?? null, target: target ?? null },
           paged,
         );
         ctx.body = { deliveries: rows.map(presentDelivery), ...pageFields(paged, total) };
@@ -213,27 +188,12 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const id = pathParam(ctx, 'delivery_id');
-        const { rows } = await db.query<DeliveryRow>(
-          'select * from webhook_deliveries where project_id = $1 and delivery_id = $2',
-          [projectId, id],
-        );
-        if (!rows[0]) throw notFound('delivery');
-        const { rows: attempts } = await db.query<{
-          attempt: number;
-          url: string;
-          started_at: Date;
-          duration_ms: number | null;
-          status: number | null;
-          error: string | null;
-          retry_in_ms: number | null;
-        }>(
-          `select attempt, url, started_at, duration_ms, status, error, retry_in_ms from webhook_attempts
-           where project_id = $1 and delivery_id = $2 order by attempt`,
-          [projectId, id],
-        );
+        const row = await delivery(db, projectId, id);
+        if (!row) throw notFound('delivery');
+        const attempts = await deliveryAttempts(db, projectId, id);
         ctx.body = {
-          ...presentDelivery(rows[0]),
-          payload: rows[0].payload,
+          ...presentDelivery(row),
+          payload: row.payload,
           attempt_log: attempts.map((a) => ({
             ...a,
             started_at: a.started_at.toISOString(),
@@ -253,24 +213,15 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const id = pathParam(ctx, 'delivery_id');
-        const { rows } = await db.query<DeliveryRow>(
-          `update webhook_deliveries
-           set status = 'pending', round_start = attempts, next_attempt_at = now(), locked_until = null, finished_at = null
-           where project_id = $1 and delivery_id = $2 and status <> 'pending' returning *`,
-          [projectId, id],
-        );
-        if (!rows[0]) {
-          const { rowCount } = await db.query(
-            'select 1 from webhook_deliveries where project_id = $1 and delivery_id = $2',
-            [projectId, id],
-          );
-          if (rowCount === 0) throw notFound('delivery');
+        const row = await redeliver(db, projectId, id);
+        if (!row) {
+          if (!(await deliveryExists(db, projectId, id))) throw notFound('delivery');
           throw new ApiError(409, 'conflict', 'The delivery is pending already; it will be attempted as scheduled.', {
             reason: 'already_pending',
           });
         }
         ctx.status = 202;
-        ctx.body = presentDelivery(rows[0]);
+        ctx.body = presentDelivery(row);
       },
     }),
     // After /webhooks/deliveries: the router answers with the first route declared that matches.
@@ -283,12 +234,9 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       success: { status: 200, schema: 'Webhook', description: '{ id, url, events, status, created_at, updated_at }' },
       errors: { 404: 'No such subscription in this project' },
       async handle(ctx) {
-        const { rows } = await db.query<WebhookRow>(
-          'select * from webhook_subscriptions where project_id = $1 and webhook_id = $2',
-          [ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')],
-        );
-        if (!rows[0]) throw notFound('webhook subscription');
-        ctx.body = present(rows[0]);
+        const row = await subscription(db, ctx.state.auth.projectId, pathParam(ctx, 'webhook_id'));
+        if (!row) throw notFound('webhook subscription');
+        ctx.body = present(row);
       },
     }),
     defineRoute<WebhookUpdate>({
@@ -309,26 +257,23 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
         const url = input.url === undefined ? null : checkWebhookUrl(input.url, targets);
         // Checked before the update, so a refused body changes nothing; an unknown id is a 404 first.
         if (input.id !== undefined && input.id !== webhookId) {
-          const { rowCount } = await db.query(
-            'select 1 from webhook_subscriptions where project_id = $1 and webhook_id = $2',
-            [ctx.state.auth.projectId, webhookId],
-          );
-          if (rowCount === 0) throw notFound('webhook subscription');
+          if (!(await subscriptionExists(db, ctx.state.auth.projectId, webhookId))) {
+            throw notFound('webhook subscription');
+          }
           throw fieldError(
             'id',
             'invalid_value',
             `id is read-only: this is subscription ${webhookId}, not ${input.id}.`,
           );
         }
-        const { rows } = await db.query<WebhookRow>(
-          `update webhook_subscriptions
-           set url = coalesce($3, url), events = coalesce($4, events), status = coalesce($5, status), updated_at = now()
-           where project_id = $1 and webhook_id = $2 returning *`,
-          [ctx.state.auth.projectId, webhookId, url, input.events ?? null, input.status ?? null],
-        );
-        if (!rows[0]) throw notFound('webhook subscription');
+        const row = await updateSubscription(db, ctx.state.auth.projectId, webhookId, {
+          url,
+          events: input.events ?? null,
+          status: input.status ?? null,
+        });
+        if (!row) throw notFound('webhook subscription');
         await audit(db, ctx, 'webhook.changed', webhookId, { ...input });
-        ctx.body = present(rows[0]);
+        ctx.body = present(row);
       },
     }),
     defineRoute({
@@ -346,21 +291,12 @@ export function webhookRoutes(db: Pool, targets: TargetPolicy, secrets: SecretBo
       errors: { 404: 'No such subscription in this project' },
       async handle(ctx) {
         // The payload has the shape of the subscription's other deliveries: { event, data, timestamp }.
-        const { rows } = await db.query<{ delivery_id: string; webhook_id: string }>(
-          `insert into webhook_deliveries (project_id, delivery_id, target, webhook_id, event, payload)
-           select project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'subscription', webhook_id, 'test',
-                  jsonb_build_object('event', 'test', 'timestamp', pi_utc(now()),
-                                     'data', jsonb_build_object('webhook_id', webhook_id,
-                                                                'message', 'A test event from the admin API.'))
-           from webhook_subscriptions where project_id = $1 and webhook_id = $2
-           returning delivery_id, webhook_id`,
-          [ctx.state.auth.projectId, pathParam(ctx, 'webhook_id')],
-        );
-        if (!rows[0]) throw notFound('webhook subscription');
+        const queued = await queueTestDelivery(db, ctx.state.auth.projectId, pathParam(ctx, 'webhook_id'));
+        if (!queued) throw notFound('webhook subscription');
         ctx.status = 202;
         ctx.body = {
-          delivery_id: rows[0].delivery_id,
-          webhook_id: rows[0].webhook_id,
+          delivery_id: queued.delivery_id,
+          webhook_id: queued.webhook_id,
           event: 'test',
           status: 'pending',
         };
