@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import type { RunningApi } from '../../api/server.js';
 import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
+import { onTheWire } from '../../domain/metrics.js';
 import { refreshWorkflows } from '../../workers/workflows/refresh.js';
 import type { Services } from '../../lib/services.js';
 import { runWarehouseExportPass, startWarehouseExportWorker } from '../../workers/warehouse-export/worker.js';
@@ -78,7 +79,9 @@ describe('warehouse export', () => {
     await runWarehouseExportPass(worker);
     return status(queued.body.id);
   }
-  const source = async <T>(sql: string) => (await services().db.query<T & pg.QueryResultRow>(sql, [projectId])).rows;
+  /** The source rows as figures leave the service (doubles rounded as on every route: onTheWire). */
+  const source = async <T>(sql: string) =>
+    onTheWire((await services().db.query<T & pg.QueryResultRow>(sql, [projectId])).rows) as T[];
 
   before(async () => {
     api = await startTestApi();

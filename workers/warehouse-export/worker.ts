@@ -3,7 +3,8 @@ import { boundedError } from '../../domain/addresses.js';
 import { type PoolClient, inTransaction } from '../../lib/db.js';
 import type { WarehouseCredentials } from '../../domain/exports/credentials.js';
 import { queryBatches } from '../../lib/db-cursor.js';
-import { WAREHOUSE_TABLES, type WarehouseTableName } from './tables.js';
+import { round } from '../../domain/metrics.js';
+import { WAREHOUSE_TABLES, type WarehouseTable, type WarehouseTableName } from './tables.js';
 import { type Cell, openWriter } from './writer.js';
 import { targetPolicy } from '../../lib/targets.js';
 import type { Services } from '../../lib/services.js';
@@ -90,7 +91,7 @@ async function copyTables(
         'array',
       )) {
         deadline.throwIfAborted();
-        await writer.append(table, rows);
+        await writer.append(table, rows.map(onTheWireRow(table)));
         counts[name] += rows.length;
         await exportHeartbeat(services.db, job.project_id, job.export_id);
       }
@@ -163,6 +164,16 @@ async function runUntilEmpty(services: Services, keepGoing: () => boolean): Prom
  * Runs queued exports until none is left (or `keepGoing` says stop), config.warehouseConcurrency at
  * a time, each runner claiming the next as soon as its export ends; returns how many ran.
  */
+/**
+ * A row as figures leave the service: every computed number (a double column) rounded to the 9
+ * decimals the REST answers, the stream and webhooks show (domain/metrics.ts, `onTheWire`), so a
+ * figure reads the same in the warehouse as in the API.
+ */
+const onTheWireRow = (table: WarehouseTable) => {
+  const doubles = table.columns.map((c) => c.kind === 'double');
+  return (row: Cell[]) => row.map((v, i) => (doubles[i] && typeof v === 'number' ? round(v) : v));
+};
+
 export async function runWarehouseExportPass(services: Services, keepGoing = () => true): Promise<number> {
   const runs = await Promise.all(
     Array.from({ length: services.config.warehouseConcurrency }, () => runUntilEmpty(services, keepGoing)),
