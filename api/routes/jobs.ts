@@ -5,7 +5,16 @@ import { newId } from '../../lib/ids.js';
 import { JOB_STATES, type JobState, allowedMoves, canMove } from '../../domain/jobs/states.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
-import { pageOf } from '../../store/pages.js';
+import {
+  type JobRow,
+  deleteJob,
+  deleteJobKeptRows,
+  insertJob,
+  jobAnalytics,
+  jobById,
+  jobPage,
+  updateJob,
+} from '../../store/jobs.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 import { round } from '../../domain/metrics.js';
 
@@ -26,22 +35,6 @@ interface JobInput {
 type JobUpdate = {
   [K in keyof JobInput]?: JobInput[K] | (K extends 'name' | 'priority' | 'status' ? never : null);
 } & { id?: string };
-
-/** The fields a PATCH may change, in the column order of its statement. */
-const UPDATABLE = ['name', 'description', 'goal', 'priority', 'status', 'target_audience', 'automation'] as const;
-
-interface JobRow {
-  job_id: string;
-  name: string;
-  description: string | null;
-  goal: string | null;
-  status: JobState;
-  priority: string | null;
-  target_audience: TargetAudience | null;
-  automation: Record<string, unknown> | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** Segment audiences need criteria that parse; checked at create and update. */
 function checkAudience(audience: TargetAudience | undefined): void {
@@ -71,11 +64,7 @@ const NO_METRICS: JobMetrics = { completion_rate: 0, avg_time_to_completion: 0, 
 
 /** The jobs' numbers as the jobs worker materialized them (the same as GET /analytics/jobs/{id}). */
 async function metricsOf(db: Pool | PoolClient, projectId: string, jobIds: string[]): Promise<Map<string, JobMetrics>> {
-  const { rows } = await db.query<JobMetrics & { job_id: string }>(
-    `select job_id, completion_rate, avg_time_to_completion, users_targeted, users_completed
-     from job_analytics where project_id = $1 and job_id = any ($2::text[])`,
-    [projectId, jobIds],
-  );
+  const rows = await jobAnalytics(db, projectId, jobIds);
   return new Map(
     rows.map(({ job_id, completion_rate, avg_time_to_completion, ...m }) => [
       job_id,
@@ -113,12 +102,9 @@ function presentListItem(row: JobRow, metrics: JobMetrics = NO_METRICS) {
 }
 
 async function findJob(db: Pool | PoolClient, projectId: string, jobId: string, lock = false): Promise<JobRow> {
-  const { rows } = await db.query<JobRow>(
-    `select * from jobs where project_id = $1 and job_id = $2${lock ? ' for update' : ''}`,
-    [projectId, jobId],
-  );
-  if (!rows[0]) throw notFound('job');
-  return rows[0];
+  const job = await jobById(db, projectId, jobId, lock);
+  if (!job) throw notFound('job');
+  return job;
 }
 
 export function jobRoutes(db: Pool): Route[] {
@@ -138,17 +124,7 @@ export function jobRoutes(db: Pool): Route[] {
         const paged = paging(ctx);
         const status = stringParam(ctx, 'status', JOB_STATES) ?? null;
         const { projectId } = ctx.state.auth;
-        const { rows, total } = await pageOf<JobRow>(
-          db,
-          {
-            columns: '*',
-            from: 'jobs',
-            where: 'project_id = $1 and ($2::text is null or status = $2)',
-            order: 'created_at desc, job_id',
-          },
-          [projectId, status],
-          paged,
-        );
+        const { rows, total } = await jobPage(db, projectId, status, paged);
         const metrics = await metricsOf(
           db,
           projectId,
@@ -184,21 +160,16 @@ export function jobRoutes(db: Pool): Route[] {
       success: { status: 201, schema: 'JobCreated', description: '{ id, name, status, created_at }' },
       async handle(ctx, input) {
         checkAudience(input.target_audience);
-        const { rows } = await db.query<JobRow>(
-          `insert into jobs (project_id, job_id, name, description, goal, priority, target_audience, automation)
-           values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-          [
-            ctx.state.auth.projectId,
-            newId('job'),
-            input.name,
-            input.description ?? null,
-            input.goal ?? null,
-            input.priority ?? null,
-            input.target_audience ?? null,
-            input.automation ?? null,
-          ],
-        );
-        const job = rows[0]!;
+        const job = await insertJob(db, {
+          projectId: ctx.state.auth.projectId,
+          jobId: newId('job'),
+          name: input.name,
+          description: input.description ?? null,
+          goal: input.goal ?? null,
+          priority: input.priority ?? null,
+          target_audience: input.target_audience ?? null,
+          automation: input.automation ?? null,
+        });
         ctx.status = 201;
         ctx.set('Location', `${ctx.path}/${job.job_id}`);
         ctx.body = { id: job.job_id, name: job.name, status: job.status, created_at: job.created_at.toISOString() };
@@ -238,18 +209,7 @@ export function jobRoutes(db: Pool): Route[] {
               allowed: allowedMoves(job.status),
             });
           }
-          // Each field: $3 + 2i says whether it was given, $4 + 2i its value (null clears it).
-          const { rows } = await client.query<JobRow>(
-            `update jobs set ${UPDATABLE.map((f, i) => `${f} = case when $${3 + 2 * i} then $${4 + 2 * i} else ${f} end`).join(', ')},
-                 updated_at = now()
-               where project_id = $1 and job_id = $2 returning *`,
-            [
-              ctx.state.auth.projectId,
-              job.job_id,
-              ...UPDATABLE.flatMap((f) => [input[f] !== undefined, input[f] ?? null]),
-            ],
-          );
-          return rows[0]!;
+          return updateJob(client, ctx.state.auth.projectId, job.job_id, input);
         });
         const metrics = await metricsOf(db, ctx.state.auth.projectId, [updated.job_id]);
         ctx.body = presentJob(updated, metrics.get(updated.job_id));
@@ -264,16 +224,14 @@ export function jobRoutes(db: Pool): Route[] {
       success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such job in this project' },
       async handle(ctx) {
-        const params = [ctx.state.auth.projectId, pathParam(ctx, 'job_id')];
+        const [projectId, jobId] = [ctx.state.auth.projectId, pathParam(ctx, 'job_id')];
         const deleted = await inTransaction(db, async (client) => {
-          const { rowCount } = await client.query('delete from jobs where project_id = $1 and job_id = $2', params);
+          const existed = await deleteJob(client, projectId, jobId);
           // What the pipeline kept for the job goes with it.
-          for (const table of ['job_targets', 'job_analytics', 'job_interventions', 'job_completions']) {
-            await client.query(`delete from ${table} where project_id = $1 and job_id = $2`, params);
-          }
-          return rowCount;
+          await deleteJobKeptRows(client, projectId, jobId);
+          return existed;
         });
-        if (deleted === 0) throw notFound('job');
+        if (!deleted) throw notFound('job');
         ctx.body = { id: pathParam(ctx, 'job_id'), deleted: true };
       },
     }),

@@ -4,11 +4,23 @@ import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { newId } from '../../lib/ids.js';
 import { audit } from '../../store/audit-log.js';
 import { jobSender } from '../../store/reports/queue.js';
+import {
+  type ReportRow,
+  type RunRow,
+  deleteReport,
+  insertManualRun,
+  insertReport,
+  recentManualRuns,
+  recentRuns,
+  reportById,
+  reportPage,
+  shareReport,
+  takeManualRunTurn,
+} from '../../store/reports/reports.js';
 import { ReportQueueUnavailable, enqueueRun } from '../../store/reports/runs.js';
 import { type Schedule, nextDue, periodBefore } from '../../domain/reports/schedule.js';
 import { ApiError, notFound, unavailable } from '../errors.js';
 import { PAGING_PARAMS, pageFields, paging } from '../query.js';
-import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 interface ReportInput {
@@ -17,29 +29,6 @@ interface ReportInput {
   schedule: Schedule;
   format?: string;
   recipients: string[];
-}
-
-interface ReportRow {
-  report_id: string;
-  name: string;
-  type: string;
-  schedule: Schedule;
-  format: string;
-  recipients: string[];
-  created_at: Date;
-}
-
-interface RunRow {
-  run_id: string;
-  trigger: string;
-  status: string;
-  period_start: string;
-  period_end: string;
-  attempts: number;
-  recipients: string[];
-  error: string | null;
-  sent_at: Date | null;
-  created_at: Date;
 }
 
 /** Runs shown with a report, newest first. */
@@ -69,8 +58,6 @@ const presentRun = (run: RunRow) => ({
   created_at: run.created_at.toISOString(),
 });
 
-const REPORT = `report_id, name, type, schedule, format, recipients, created_at`;
-
 /**
  * Manual runs mail every recipient at once: a project may start PROJECT_LIMITS.manualReportRunsPerHour
  * of them in any hour (sliding). Runs of one project are counted in turns, so two requests cannot
@@ -78,17 +65,10 @@ const REPORT = `report_id, name, type, schedule, format, recipients, created_at`
  */
 async function throttleManualRuns(client: PoolClient, projectId: string): Promise<void> {
   const limit = PROJECT_LIMITS.manualReportRunsPerHour;
-  await client.query(`select pg_advisory_xact_lock(hashtextextended('pi-manual-runs:' || $1, 0))`, [projectId]);
-  const { rows } = await client.query<{ n: number; free_in_s: number | null }>(
-    `select count(*)::int as n,
-            ceil(extract(epoch from min(created_at) + interval '1 hour' - now()))::int as free_in_s
-     from (select created_at from report_runs
-           where project_id = $1 and trigger = 'manual' and created_at > now() - interval '1 hour'
-           order by created_at desc limit $2) recent`,
-    [projectId, limit],
-  );
-  if (rows[0]!.n < limit) return;
-  const retryAfter = Math.max(1, rows[0]!.free_in_s ?? 1);
+  await takeManualRunTurn(client, projectId);
+  const recent = await recentManualRuns(client, projectId, limit);
+  if (recent.n < limit) return;
+  const retryAfter = Math.max(1, recent.free_in_s ?? 1);
   throw new ApiError(
     429,
     'rate_limited',
@@ -101,12 +81,9 @@ async function throttleManualRuns(client: PoolClient, projectId: string): Promis
 export function reportRoutes(db: Pool): Route[] {
   const sender = jobSender(db);
   const find = async (projectId: string, reportId: string) => {
-    const { rows } = await db.query<ReportRow>(
-      `select ${REPORT} from reports where project_id = $1 and report_id = $2`,
-      [projectId, reportId],
-    );
-    if (!rows[0]) throw notFound('report');
-    return rows[0];
+    const row = await reportById(db, projectId, reportId);
+    if (!row) throw notFound('report');
+    return row;
   };
   return [
     defineRoute<ReportInput>({
@@ -122,20 +99,15 @@ export function reportRoutes(db: Pool): Route[] {
         description: '{ id, name, type, schedule, format, recipients, next_run_at, created_at }',
       },
       async handle(ctx, input) {
-        const { rows } = await db.query<ReportRow>(
-          `insert into reports (project_id, report_id, name, type, schedule, format, recipients)
-           values ($1, $2, $3, $4, $5, $6, $7) returning ${REPORT}`,
-          [
-            ctx.state.auth.projectId,
-            newId('rep'),
-            input.name,
-            input.type,
-            input.schedule,
-            input.format ?? 'pdf',
-            input.recipients,
-          ],
-        );
-        const row = rows[0]!;
+        const row = await insertReport(db, {
+          projectId: ctx.state.auth.projectId,
+          reportId: newId('rep'),
+          name: input.name,
+          type: input.type,
+          schedule: input.schedule,
+          format: input.format ?? 'pdf',
+          recipients: input.recipients,
+        });
         await audit(db, ctx, 'report.created', row.report_id, { name: row.name, recipients: input.recipients });
         ctx.status = 201;
         ctx.set('Location', `${ctx.path}/${row.report_id}`);
@@ -156,12 +128,7 @@ export function reportRoutes(db: Pool): Route[] {
       },
       async handle(ctx) {
         const paged = paging(ctx);
-        const { rows, total } = await pageOf<ReportRow>(
-          db,
-          { columns: REPORT, from: 'reports', where: 'project_id = $1', order: 'created_at desc, report_id' },
-          [ctx.state.auth.projectId],
-          paged,
-        );
+        const { rows, total } = await reportPage(db, ctx.state.auth.projectId, paged);
         const now = new Date();
         ctx.body = {
           reports: rows.map((row) => presentReport(row, now)),
@@ -184,13 +151,7 @@ export function reportRoutes(db: Pool): Route[] {
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const report = await find(projectId, pathParam(ctx, 'report_id'));
-        const { rows: runs } = await db.query<RunRow>(
-          `select run_id, trigger, status, to_char(period_start, 'YYYY-MM-DD') as period_start,
-                  to_char(period_end, 'YYYY-MM-DD') as period_end, attempts, recipients, error, sent_at, created_at
-           from report_runs where project_id = $1 and report_id = $2
-           order by created_at desc, run_id limit $3`,
-          [projectId, report.report_id, RECENT_RUNS],
-        );
+        const runs = await recentRuns(db, projectId, report.report_id, RECENT_RUNS);
         ctx.body = { ...presentReport(report, new Date()), runs: runs.map(presentRun) };
       },
     }),
@@ -203,13 +164,10 @@ export function reportRoutes(db: Pool): Route[] {
       success: { status: 200, schema: 'Deleted', description: '{ id, deleted: true }' },
       errors: { 404: 'No such report in this project' },
       async handle(ctx) {
-        const { rows } = await db.query<{ report_id: string }>(
-          'delete from reports where project_id = $1 and report_id = $2 returning report_id',
-          [ctx.state.auth.projectId, pathParam(ctx, 'report_id')],
-        );
-        if (!rows[0]) throw notFound('report');
-        await audit(db, ctx, 'report.deleted', rows[0].report_id);
-        ctx.body = { id: rows[0].report_id, deleted: true };
+        const reportId = pathParam(ctx, 'report_id');
+        if (!(await deleteReport(db, ctx.state.auth.projectId, reportId))) throw notFound('report');
+        await audit(db, ctx, 'report.deleted', reportId);
+        ctx.body = { id: reportId, deleted: true };
       },
     }),
     defineRoute({
@@ -229,20 +187,19 @@ export function reportRoutes(db: Pool): Route[] {
         const reportId = pathParam(ctx, 'report_id');
         try {
           const run = await inTransaction(db, async (client) => {
-            const { rows } = await client.query<ReportRow>(
-              `select ${REPORT} from reports where project_id = $1 and report_id = $2 for share`,
-              [projectId, reportId],
-            );
-            const report = rows[0];
+            const report = await shareReport(client, projectId, reportId);
             if (!report) throw notFound('report');
             await throttleManualRuns(client, projectId);
             const period = periodBefore(report.schedule, new Date());
             const runId = newId('run');
-            await client.query(
-              `insert into report_runs (project_id, report_id, run_id, trigger, period_start, period_end, recipients)
-               values ($1, $2, $3, 'manual', $4, $5, $6)`,
-              [projectId, reportId, runId, period.start, period.end, report.recipients],
-            );
+            await insertManualRun(client, {
+              projectId,
+              reportId,
+              runId,
+              start: period.start,
+              end: period.end,
+              recipients: report.recipients,
+            });
             await enqueueRun(client, sender, { project_id: projectId, run_id: runId });
             return { run_id: runId, report_id: reportId, status: 'queued', period };
           });
