@@ -5,6 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import unittest
 import uuid
 
@@ -188,3 +193,29 @@ class OptionsAndTrackTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class InstallTest(unittest.TestCase):
+    def test_pip_install_leaves_the_source_tree_as_it_was(self):
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with tempfile.TemporaryDirectory() as scratch:
+            source = os.path.join(scratch, "python")
+            shutil.copytree(here, source, ignore=shutil.ignore_patterns("__pycache__"))
+            before = sorted(os.listdir(source))
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--no-deps",
+                    "--target",
+                    os.path.join(scratch, "t"),
+                    source,
+                ],
+                check=True,
+                capture_output=True,
+            )
+            self.assertEqual(sorted(os.listdir(source)), before)
+            self.assertTrue(os.path.exists(os.path.join(scratch, "t", "product_intelligence", "py.typed")))
