@@ -1,41 +1,26 @@
-import { BEHAVIOURAL_COHORTS } from '../../domain/cohorts/behavioural.js';
 import { GroupSums } from '../../domain/cohorts/clustering.js';
 import type { DateRange } from '../../domain/date-range.js';
 import { round } from '../../domain/metrics.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { eachMemberChunk, projectUsers } from '../../store/behavioural-facts.js';
 import { PAGING_PARAMS, pageFields, paging } from '../query.js';
-import { pageOf } from '../../store/pages.js';
-import { type Route, defineRoute, pathParam } from '../route.js';
-import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 import {
   type BehaviouralRow,
-  COHORT_ROWS,
   type CohortRow,
   type CustomRow,
-  cohortUsersRoute,
-  findCohort,
-  membersOf,
-  presentCohort,
-  rounded,
-} from './cohort-family.js';
-
-interface RunRow {
-  k: number;
-  silhouette: number | null;
-  users_clustered: number;
-  users_excluded: number;
-  definition: Record<string, unknown>;
-  computed_at: Date;
-}
+  activeMembers,
+  behaviouralCohortPage,
+  behaviouralSizes,
+  lastClustering,
+  memberFeatureUsers,
+  sizesAfterChanges,
+} from '../../store/cohorts.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
+import { cohortUsersRoute, findCohort, presentCohort, rounded } from './cohort-family.js';
 
 /** Members' facts read at once (memory is bounded by this, not by the cohort). */
 const USERS_PER_READ = 5000;
-
-async function lastRun(db: Pool, projectId: string): Promise<RunRow | undefined> {
-  const { rows } = await db.query<RunRow>('select * from behavioural_cohort_runs where project_id = $1', [projectId]);
-  return rows[0];
-}
 
 /**
  * Features the members use, by how many of them use it: counted with a behavioural cohort by its
@@ -44,14 +29,7 @@ async function lastRun(db: Pool, projectId: string): Promise<RunRow | undefined>
 async function topFeatures(db: Pool, projectId: string, cohort: CohortRow, size: number) {
   const share = (f: { feature: string; users: number }) => ({ ...f, share: round(f.users / size) });
   if (cohort.type === 'behavioral') return cohort.top_features.map(share);
-  const members = membersOf(projectId, cohort);
-  const { rows } = await db.query<{ feature: string; users: number }>(
-    `select f.feature, count(*)::int as users from feature_users f
-     where f.project_id = $1 and f.first_used_at is not null and f.user_id in (${members.sql})
-     group by f.feature order by users desc, f.feature limit ${BEHAVIOURAL_COHORTS.topFeatures}`,
-    members.params,
-  );
-  return rows.map(share);
+  return (await memberFeatureUsers(db, projectId, cohort)).map(share);
 }
 
 /**
@@ -61,31 +39,15 @@ async function topFeatures(db: Pool, projectId: string, cohort: CohortRow, size:
  */
 async function inWindow(db: Pool, projectId: string, cohort: CohortRow, range: DateRange | undefined) {
   if (!range) return {};
-  const members = membersOf(projectId, cohort);
-  const n = members.params.length;
-  const { rows } = await db.query<{ n: number }>(
-    `select count(distinct d.user_id)::int as n from user_daily d
-     where d.project_id = $1 and d.sessions > 0 and d.day between $${n + 1} and $${n + 2} and d.user_id in (${members.sql})`,
-    [...members.params, range.start, range.end],
-  );
-  return { active_members: rows[0]!.n, date_range: range };
+  return { active_members: await activeMembers(db, projectId, cohort, range), date_range: range };
 }
-
-/** The days of `range` as a condition on a date expression ($3 and $4), or none. */
-const daysOf = (expression: string, range: DateRange | undefined) =>
-  range ? { sql: `and ${expression} between $3 and $4`, params: [range.start, range.end] } : { sql: '', params: [] };
 
 /** How a behavioural cohort was found, what sets it apart, and its size at each day's last computation. */
 async function behaviouralDetail(db: Pool, projectId: string, cohort: BehaviouralRow, range?: DateRange) {
-  const days = daysOf('day', range);
-  const [run, features, { rows: sizes }, window] = await Promise.all([
-    lastRun(db, projectId),
+  const [run, features, sizes, window] = await Promise.all([
+    lastClustering(db, projectId),
     topFeatures(db, projectId, cohort, cohort.size),
-    db.query<{ date: string; size: number }>(
-      `select to_char(day, 'YYYY-MM-DD') as date, size from behavioural_cohort_sizes
-       where project_id = $1 and cohort_id = $2 ${days.sql} order by day`,
-      [projectId, cohort.cohort_id, ...days.params],
-    ),
+    behaviouralSizes(db, projectId, cohort.cohort_id, range),
     inWindow(db, projectId, cohort, range),
   ]);
   return {
@@ -122,14 +84,9 @@ async function customDetail(db: Pool, projectId: string, cohort: CustomRow, rang
   });
   const size = sums.n[0]!;
   const profile = sums.profile();
-  const days = daysOf(`(changed_at at time zone 'utc')::date`, range);
-  const [features, { rows: sizes }, window] = await Promise.all([
+  const [features, sizes, window] = await Promise.all([
     topFeatures(db, projectId, cohort, size),
-    db.query<{ date: string; size: number }>(
-      `select distinct on (1) to_char(changed_at at time zone 'utc', 'YYYY-MM-DD') as date, size from cohort_changes
-       where project_id = $1 and cohort_id = $2 ${days.sql} order by 1, changed_at desc`,
-      [projectId, cohort.cohort_id, ...days.params],
-    ),
+    sizesAfterChanges(db, projectId, cohort.cohort_id, range),
     inWindow(db, projectId, cohort, range),
   ]);
   return {
@@ -170,18 +127,8 @@ export function behaviouralCohortRoutes(db: Pool): Route[] {
         const { projectId } = ctx.state.auth;
         const paged = paging(ctx);
         const [{ rows, total }, run] = await Promise.all([
-          pageOf<BehaviouralRow>(
-            db,
-            {
-              columns: COHORT_ROWS.columns,
-              from: COHORT_ROWS.from,
-              where: `${COHORT_ROWS.visible} and c.project_id = $1 and c.type = 'behavioral'`,
-              order: 'b.size desc, c.cohort_id',
-            },
-            [projectId],
-            paged,
-          ),
-          lastRun(db, projectId),
+          behaviouralCohortPage(db, projectId, paged),
+          lastClustering(db, projectId),
         ]);
         ctx.body = {
           cohorts: rows.map((r) => presentCohort(r, r.size)),

@@ -1,10 +1,17 @@
-import { type CohortCriteria, compileCohortCriteria } from '../../domain/cohorts/criteria.js';
 import { round } from '../../domain/metrics.js';
 import type { Pool } from '../../lib/db.js';
 import type { Scope } from '../../store/api-keys.js';
 import { notFound } from '../errors.js';
 import { PAGING_PARAMS, type Paging, pageFields, paging } from '../query.js';
-import { pageOf } from '../../store/pages.js';
+import {
+  type BehaviouralRow,
+  type CohortRow,
+  type CustomRow,
+  behaviouralMemberPage,
+  cohortById,
+  customCohortSize,
+  customMemberPage,
+} from '../../store/cohorts.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
 /**
@@ -17,79 +24,19 @@ import { type Route, defineRoute, pathParam } from '../route.js';
 export type CohortType = 'custom' | 'behavioral';
 export const COHORT_TYPES: readonly CohortType[] = ['behavioral', 'custom'];
 
-interface Common {
-  cohort_id: string;
-  name: string;
-  created_at: Date;
-}
-export interface CustomRow extends Common {
-  type: 'custom';
-  criteria: CohortCriteria;
-}
-export interface BehaviouralRow extends Common {
-  type: 'behavioral';
-  size: number;
-  percentage: number;
-  characteristics: Record<string, number>;
-  traits: Record<string, number>;
-  churn_risk: string;
-  expansion_opportunity: string;
-  /** Counted with the cohort by its worker, like its members. */
-  top_features: { feature: string; users: number }[];
-}
-export type CohortRow = CustomRow | BehaviouralRow;
-
-/**
- * The family's rows, for `select <columns> from <from> where <visible> and …`. A behavioural cohort
- * is seen with its numbers only (its registry row and its numbers are written in one transaction).
- */
-export const COHORT_ROWS = {
-  columns: `c.cohort_id, c.name, c.type, c.criteria, c.created_at, b.size, b.percentage, b.characteristics, b.traits,
-            b.churn_risk, b.expansion_opportunity, b.top_features`,
-  from: 'cohorts c left join behavioural_cohorts b using (project_id, cohort_id)',
-  visible: `(c.type = 'custom' or b.cohort_id is not null)`,
-};
-
 export async function findCohort(db: Pool, projectId: string, cohortId: string): Promise<CohortRow> {
-  const { rows } = await db.query<CohortRow>(
-    `select ${COHORT_ROWS.columns} from ${COHORT_ROWS.from}
-     where ${COHORT_ROWS.visible} and c.project_id = $1 and c.cohort_id = $2`,
-    [projectId, cohortId],
-  );
-  if (!rows[0]) throw notFound('cohort');
-  return rows[0];
+  const cohort = await cohortById(db, projectId, cohortId);
+  if (!cohort) throw notFound('cohort');
+  return cohort;
 }
 
 export const rounded = (values: Record<string, number>) =>
   Object.fromEntries(Object.entries(values).map(([key, value]) => [key, round(value)]));
 
-/** A custom cohort's members are the users whose pipeline metrics (user_metrics m) meet every condition now. */
-function membership(projectId: string, criteria: CohortCriteria) {
-  const { sql, params } = compileCohortCriteria(criteria, 2);
-  return { where: `m.project_id = $1 and ${sql}`, params: [projectId, ...params] };
-}
-
-/** The user ids of a cohort's members, as a subquery with its parameters ($1 is the project). */
-export function membersOf(projectId: string, cohort: CohortRow): { sql: string; params: unknown[] } {
-  if (cohort.type === 'behavioral') {
-    return {
-      sql: 'select user_id from behavioural_cohort_members where project_id = $1 and cohort_id = $2',
-      params: [projectId, cohort.cohort_id],
-    };
-  }
-  const { where, params } = membership(projectId, cohort.criteria);
-  return { sql: `select m.user_id from user_metrics m where ${where}`, params };
-}
-
 /** A custom cohort's size now (a behavioural cohort's is stored with it). */
 export async function sizeOf(db: Pool, projectId: string, cohort: CohortRow): Promise<number> {
   if (cohort.type === 'behavioral') return cohort.size;
-  const { where, params } = membership(projectId, cohort.criteria);
-  const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from user_metrics m where ${where}`,
-    params,
-  );
-  return rows[0]!.n;
+  return customCohortSize(db, projectId, cohort.criteria);
 }
 
 /** A cohort as every list and lookup shows it: a behavioural one is the spec's Cohort record. */
@@ -110,34 +57,13 @@ export function presentCohort(row: CohortRow, size: number) {
 
 /** A behavioural cohort's members with the values they were clustered on. */
 async function behaviouralMembers(db: Pool, projectId: string, cohort: BehaviouralRow, paged: Paging) {
-  const { rows, total } = await pageOf<{ user_id: string; features: Record<string, number> }>(
-    db,
-    {
-      columns: 'user_id, features',
-      from: 'behavioural_cohort_members',
-      where: 'project_id = $1 and cohort_id = $2',
-      order: 'user_id',
-    },
-    [projectId, cohort.cohort_id],
-    paged,
-  );
+  const { rows, total } = await behaviouralMemberPage(db, projectId, cohort.cohort_id, paged);
   return { users: rows.map((r) => ({ user_id: r.user_id, ...rounded(r.features) })), total };
 }
 
 /** A custom cohort's members with the metrics its criteria are evaluated on. */
 async function customMembers(db: Pool, projectId: string, cohort: CustomRow, paged: Paging) {
-  const { where, params } = membership(projectId, cohort.criteria);
-  const { rows, total } = await pageOf<{ user_id: string; last_seen_at: Date | null }>(
-    db,
-    {
-      columns: 'm.user_id, m.events, m.days_active, m.sessions, m.features_used, m.friction_index, m.last_seen_at',
-      from: 'user_metrics m',
-      where,
-      order: 'm.user_id',
-    },
-    params,
-    paged,
-  );
+  const { rows, total } = await customMemberPage(db, projectId, cohort.criteria, paged);
   return { users: rows.map((r) => ({ ...r, last_seen_at: r.last_seen_at?.toISOString() ?? null })), total };
 }
 

@@ -6,17 +6,15 @@ import { COHORT_MEMBERSHIP_PASS } from '../../store/cohort-membership.js';
 import { lockProjectPass } from '../../store/locks.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
-import { pageOf } from '../../store/pages.js';
-import { type Route, defineRoute, pathParam } from '../route.js';
 import {
-  COHORT_ROWS,
-  COHORT_TYPES,
-  type CohortRow,
-  cohortUsersRoute,
-  findCohort,
-  presentCohort,
-  sizeOf,
-} from './cohort-family.js';
+  cohortPage,
+  customCohortCount,
+  deleteCustomCohort,
+  insertCustomCohort,
+  takeCohortCreationTurn,
+} from '../../store/cohorts.js';
+import { type Route, defineRoute, pathParam } from '../route.js';
+import { COHORT_TYPES, cohortUsersRoute, findCohort, presentCohort, sizeOf } from './cohort-family.js';
 
 /** The administration of the cohort family: custom cohorts are defined and deleted here, every cohort is read here. */
 export function cohortRoutes(db: Pool): Route[] {
@@ -36,13 +34,9 @@ export function cohortRoutes(db: Pool): Route[] {
         const { projectId } = ctx.state.auth;
         const row = await inTransaction(db, async (client) => {
           // Creations of one project take turns, so the count holds until the insert commits.
-          await client.query(`select pg_advisory_xact_lock(hashtextextended('pi-cohorts:' || $1, 0))`, [projectId]);
-          const { rows: kept } = await client.query<{ n: number }>(
-            `select count(*)::int as n from cohorts where project_id = $1 and type = 'custom'`,
-            [projectId],
-          );
+          await takeCohortCreationTurn(client, projectId);
           const limit = PROJECT_LIMITS.customCohorts;
-          if (kept[0]!.n >= limit) {
+          if ((await customCohortCount(client, projectId)) >= limit) {
             throw new ApiError(
               409,
               'conflict',
@@ -50,12 +44,12 @@ export function cohortRoutes(db: Pool): Route[] {
               { reason: 'limit_reached', limit },
             );
           }
-          const { rows } = await client.query<CohortRow>(
-            `insert into cohorts (project_id, cohort_id, name, criteria) values ($1, $2, $3, $4)
-             returning cohort_id, name, type, criteria, created_at`,
-            [projectId, newId('coh'), input.name, input.criteria],
-          );
-          return rows[0]!;
+          return insertCustomCohort(client, {
+            projectId,
+            cohortId: newId('coh'),
+            name: input.name,
+            criteria: input.criteria,
+          });
         });
         ctx.status = 201;
         ctx.body = presentCohort(row, await sizeOf(db, projectId, row));
@@ -80,17 +74,7 @@ export function cohortRoutes(db: Pool): Route[] {
         const paged = paging(ctx);
         const type = stringParam(ctx, 'type', COHORT_TYPES);
         const { projectId } = ctx.state.auth;
-        const { rows, total } = await pageOf<CohortRow>(
-          db,
-          {
-            columns: COHORT_ROWS.columns,
-            from: COHORT_ROWS.from,
-            where: `${COHORT_ROWS.visible} and c.project_id = $1 and ($2::text is null or c.type = $2)`,
-            order: 'c.created_at desc, c.cohort_id',
-          },
-          [projectId, type ?? null],
-          paged,
-        );
+        const { rows, total } = await cohortPage(db, projectId, type ?? null, paged);
         const cohorts = await Promise.all(rows.map(async (r) => presentCohort(r, await sizeOf(db, projectId, r))));
         ctx.body = { cohorts, ...pageFields(paged, total) };
       },
@@ -137,18 +121,7 @@ export function cohortRoutes(db: Pool): Route[] {
           // Not while the membership worker evaluates the project: the members read here are the last ones.
           await lockProjectPass(client, COHORT_MEMBERSHIP_PASS, projectId);
           // Members and evaluations go with the cohort (on delete cascade); its past changes stay.
-          const { rows } = await client.query<{ n: number }>(
-            `with members as (select coalesce(array_agg(user_id order by user_id), '{}') as removed
-                              from cohort_members where project_id = $1 and cohort_id = $2),
-                  gone as (delete from cohorts where project_id = $1 and cohort_id = $2 and type = 'custom' returning name),
-                  announced as (
-                    insert into cohort_changes (project_id, cohort_id, name, type, added, removed, size)
-                    select $1, $2, gone.name, 'custom', '{}', members.removed, 0 from gone, members
-                    where cardinality(members.removed) > 0)
-             select count(*)::int as n from gone`,
-            [projectId, cohort.cohort_id],
-          );
-          return rows[0]!.n > 0;
+          return deleteCustomCohort(client, projectId, cohort.cohort_id);
         });
         if (!deleted) throw notFound('cohort');
         ctx.body = { id: cohort.cohort_id, deleted: true };
