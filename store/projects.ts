@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Retention } from '../domain/retention.js';
+import type { AnalyticsOverrides } from '../domain/analytics-config.js';
 import { TIER_LIMITS } from './api-keys.js';
 
 export const RATE_TIERS = ['standard', 'pro', 'enterprise'] as const;
@@ -79,4 +80,63 @@ export async function setRateTier(
     before: settingsOf({ ...row, rate_tier: row.old_tier, rate_limit_per_hour: row.old_limit }),
     after: settingsOf(row),
   };
+}
+
+/** Reads a project's declared goal events (settings.goals); none when unset. */
+export async function declaredGoals(db: pg.Pool, projectId: string): Promise<string[]> {
+  const { rows } = await db.query<{ goals: string[] | null }>(
+    `select settings->'goals' as goals from projects where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]?.goals ?? [];
+}
+
+/** Sets a project's declared goal events (settings.goals). */
+export async function setDeclaredGoals(db: pg.Pool, projectId: string, goals: string[]): Promise<void> {
+  await db.query(`update projects set settings = jsonb_set(settings, '{goals}', $2::jsonb) where project_id = $1`, [
+    projectId,
+    JSON.stringify(goals),
+  ]);
+}
+
+/** Reads what a project overrides of the analytics configuration (settings.analytics); none when unset. */
+export async function analyticsOverrides(db: pg.Pool | pg.PoolClient, projectId: string): Promise<AnalyticsOverrides> {
+  const { rows } = await db.query<{ analytics: AnalyticsOverrides | null }>(
+    `select settings->'analytics' as analytics from projects where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]?.analytics ?? {};
+}
+
+/** Sets a project's analytics overrides (settings.analytics); the caller holds the project's row (lockProjectForUpdate). */
+export async function setAnalyticsOverrides(
+  client: pg.PoolClient,
+  projectId: string,
+  overrides: AnalyticsOverrides,
+): Promise<void> {
+  await client.query(
+    `update projects set settings = jsonb_set(settings, '{analytics}', $2::jsonb) where project_id = $1`,
+    [projectId, JSON.stringify(overrides)],
+  );
+}
+
+/** Reads what a project overrides of the retention ages (settings.retention); none when unset. */
+export async function retentionOverrides(db: pg.Pool, projectId: string): Promise<Partial<Retention>> {
+  const { rows } = await db.query<{ retention: Partial<Retention> | null }>(
+    `select settings->'retention' as retention from projects where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]?.retention ?? {};
+}
+
+/** Sets a project's retention overrides (settings.retention). */
+export async function setRetentionOverrides(
+  db: pg.Pool,
+  projectId: string,
+  overrides: Partial<Retention>,
+): Promise<void> {
+  await db.query(`update projects set settings = jsonb_set(settings, '{retention}', $2::jsonb) where project_id = $1`, [
+    projectId,
+    JSON.stringify(overrides),
+  ]);
 }

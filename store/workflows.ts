@@ -1,6 +1,8 @@
 import { type Workflow } from '../domain/workflows/mining.js';
 import type { Pool, PoolClient } from '../lib/db.js';
-import { FACT_NAMES, factsFromJson } from './friction-facts.js';
+import type { FrictionTotals } from '../domain/friction/index.js';
+import { FACT_NAMES, factsFromJson, factsOf } from './friction-facts.js';
+import { type PageWindow, pageOf } from './pages.js';
 import type { StepFriction } from './step-friction.js';
 
 /**
@@ -72,6 +74,62 @@ export async function goalsWithWorkflows(db: Pool, projectId: string): Promise<G
      from workflow_goals g left join workflows w on w.project_id = g.project_id and w.goal = g.goal
      where g.project_id = $1 order by g.goal, w.rank`,
     [projectId],
+  );
+  return rows;
+}
+
+/** A stored workflow as the API reads it (the miner's Workflow, avg_time in its column's name). */
+export type StoredWorkflow = Omit<Workflow, 'avg_time'> & { avg_time_seconds: number };
+
+/**
+ * Reads a page of the project's workflows (of one goal, or all when null) seen at least
+ * `minOccurrences` times, by goal and rank, and their total.
+ */
+export async function workflowPage(
+  db: Pool,
+  projectId: string,
+  goal: string | null,
+  minOccurrences: number,
+  page: PageWindow,
+) {
+  return pageOf<StoredWorkflow>(
+    db,
+    {
+      columns: `workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
+                efficiency_score, optimal_steps, actual_avg_steps`,
+      from: 'workflows',
+      where: 'project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3::float8',
+      order: 'goal, rank',
+    },
+    [projectId, goal, minOccurrences],
+    page,
+  );
+}
+
+/** Reads a stored workflow's path and efficiency (only those columns are read). */
+export async function workflowEfficiency(
+  db: Pool,
+  projectId: string,
+  workflowId: string,
+): Promise<StoredWorkflow | undefined> {
+  const { rows } = await db.query<StoredWorkflow>(
+    `select workflow_id, goal, path, optimal_steps, actual_avg_steps, efficiency_score
+     from workflows where project_id = $1 and workflow_id = $2`,
+    [projectId, workflowId],
+  );
+  return rows[0];
+}
+
+/** Reads a stored workflow's steps in order, with their friction facts and common issues (workflow_steps). */
+export async function storedWorkflowSteps(
+  db: Pool,
+  projectId: string,
+  workflowId: string,
+): Promise<(FrictionTotals & { step: string; common_issues: string[] })[]> {
+  const { rows } = await db.query<FrictionTotals & { step: string; common_issues: string[] }>(
+    `select step, ${factsOf('s')}, common_issues
+     from workflow_steps s where project_id = $1 and workflow_id = $2 order by position`,
+    [projectId, workflowId],
   );
   return rows;
 }

@@ -3,16 +3,14 @@ import { type AnalyticsOverrides, analyticsConfig } from '../../domain/analytics
 import { rebuildSegmentTables } from '../../store/answer-tables.js';
 import { lockProjectForUpdate } from '../../store/locks.js';
 import { audit } from '../../store/audit-log.js';
-import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
+import {
+  analyticsOverrides,
+  retentionOverrides,
+  setAnalyticsOverrides,
+  setRetentionOverrides,
+} from '../../store/projects.js';
+import { type Pool, inTransaction } from '../../lib/db.js';
 import { type Route, defineRoute } from '../route.js';
-
-async function overridesOf(db: Pool | PoolClient, projectId: string): Promise<AnalyticsOverrides> {
-  const { rows } = await db.query<{ analytics: AnalyticsOverrides | null }>(
-    `select settings->'analytics' as analytics from projects where project_id = $1`,
-    [projectId],
-  );
-  return rows[0]?.analytics ?? {};
-}
 
 const present = (overrides: AnalyticsOverrides) => ({ overrides, effective: analyticsConfig(overrides) });
 
@@ -27,7 +25,7 @@ export function settingsRoutes(db: Pool): Route[] {
       scope: 'admin',
       success: { status: 200, schema: 'AnalyticsSettings', description: '{ overrides, effective }' },
       async handle(ctx) {
-        ctx.body = present(await overridesOf(db, ctx.state.auth.projectId));
+        ctx.body = present(await analyticsOverrides(db, ctx.state.auth.projectId));
       },
     }),
     defineRoute<AnalyticsOverrides>({
@@ -45,10 +43,7 @@ export function settingsRoutes(db: Pool): Route[] {
           // row (store/locks.ts), so the rebuild sees all they did and they see its result.
           const settings = await lockProjectForUpdate(client, projectId);
           const before = analyticsConfig(settings.analytics ?? {}).segments.properties;
-          await client.query(
-            `update projects set settings = jsonb_set(settings, '{analytics}', $2::jsonb) where project_id = $1`,
-            [projectId, JSON.stringify(overrides)],
-          );
+          await setAnalyticsOverrides(client, projectId, overrides);
           const after = analyticsConfig(overrides).segments.properties;
           if (JSON.stringify([...before].sort()) !== JSON.stringify([...after].sort())) {
             await rebuildSegmentTables(client, projectId);
@@ -66,7 +61,7 @@ export function settingsRoutes(db: Pool): Route[] {
       scope: 'admin',
       success: { status: 200, schema: 'RetentionSettings', description: '{ overrides, effective } (whole days)' },
       async handle(ctx) {
-        ctx.body = presentRetention(await retentionOf(db, ctx.state.auth.projectId));
+        ctx.body = presentRetention(await retentionOverrides(db, ctx.state.auth.projectId));
       },
     }),
     defineRoute<Partial<Retention>>({
@@ -78,23 +73,12 @@ export function settingsRoutes(db: Pool): Route[] {
       body: 'retention-settings.json',
       success: { status: 200, schema: 'RetentionSettings', description: '{ overrides, effective } (whole days)' },
       async handle(ctx, overrides) {
-        await db.query(
-          `update projects set settings = jsonb_set(settings, '{retention}', $2::jsonb) where project_id = $1`,
-          [ctx.state.auth.projectId, JSON.stringify(overrides)],
-        );
+        await setRetentionOverrides(db, ctx.state.auth.projectId, overrides);
         await audit(db, ctx, 'settings.changed', 'retention', overrides);
         ctx.body = presentRetention(overrides);
       },
     }),
   ];
-}
-
-async function retentionOf(db: Pool, projectId: string): Promise<Partial<Retention>> {
-  const { rows } = await db.query<{ retention: Partial<Retention> | null }>(
-    `select settings->'retention' as retention from projects where project_id = $1`,
-    [projectId],
-  );
-  return rows[0]?.retention ?? {};
 }
 
 const presentRetention = (overrides: Partial<Retention>) => ({ overrides, effective: retention(overrides) });

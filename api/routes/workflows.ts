@@ -6,10 +6,10 @@ import { ELLIPSIS, OTHER, type Workflow } from '../../domain/workflows/mining.js
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { PAGING_PARAMS, numberParam, pageFields, pageOfList, paging, stringParam } from '../query.js';
-import { pageOf } from '../../store/pages.js';
+import { declaredGoals, setDeclaredGoals } from '../../store/projects.js';
+import { type StoredWorkflow, storedWorkflowSteps, workflowEfficiency, workflowPage } from '../../store/workflows.js';
 import { audit } from '../../store/audit-log.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
-import { factsOf } from '../../store/friction-facts.js';
 import { goalComputed, requestGoal } from '../../store/workflow-goals.js';
 import { NO_FRICTION, stepFriction } from '../../store/step-friction.js';
 import { minedGoals, workflowsInRange } from '../../store/workflow-windows.js';
@@ -17,9 +17,6 @@ import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 
 /** The longest goal: an event name (schemas/tracked-event.json). */
 export const MAX_GOAL_LENGTH = 255;
-
-/** A stored workflow: the miner's Workflow, with avg_time kept in its column's name. */
-type WorkflowRow = Omit<Workflow, 'avg_time'> & { avg_time_seconds: number };
 
 type StepIssues = { step: string; common_issues: string[] };
 
@@ -35,14 +32,6 @@ const presentWorkflow = (w: Workflow) => ({
   users: w.users,
   user_share: round(w.user_share),
 });
-
-async function declaredGoals(db: Pool, projectId: string): Promise<string[]> {
-  const { rows } = await db.query<{ goals: string[] | null }>(
-    `select settings->'goals' as goals from projects where project_id = $1`,
-    [projectId],
-  );
-  return rows[0]?.goals ?? [];
-}
 
 /**
  * Paths to goals (materialized by workers/workflows/refresh.ts) and the project's declared goals.
@@ -128,18 +117,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           ctx.body = { workflows, ...pageFields(paged, total), date_range: range };
           return;
         }
-        const { rows, total } = await pageOf<WorkflowRow>(
-          db,
-          {
-            columns: `workflow_id, goal, path, occurrences, frequency, users, user_share, completion_rate, avg_time_seconds,
-                      efficiency_score, optimal_steps, actual_avg_steps`,
-            from: 'workflows',
-            where: 'project_id = $1 and ($2::text is null or goal = $2) and occurrences >= $3::float8',
-            order: 'goal, rank',
-          },
-          [projectId, goal ?? null, min],
-          paged,
-        );
+        const { rows, total } = await workflowPage(db, projectId, goal ?? null, min, paged);
         ctx.body = {
           workflows: rows.map(({ avg_time_seconds, ...w }) => presentWorkflow({ ...w, avg_time: avg_time_seconds })),
           ...pageFields(paged, total),
@@ -163,15 +141,10 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
         const { projectId } = ctx.state.auth;
         const workflowId = pathParam(ctx, 'workflow_id');
         const range = optionalDateRange(ctx);
-        const { rows } = await db.query<WorkflowRow>(
-          `select workflow_id, goal, path, optimal_steps, actual_avg_steps, efficiency_score
-           from workflows where project_id = $1 and workflow_id = $2`,
-          [projectId, workflowId],
-        );
-        const stored = rows[0];
+        const stored = await workflowEfficiency(db, projectId, workflowId);
         if (!stored) throw notFound('workflow');
         const config = await projectAnalyticsConfig(db, projectId);
-        const present = (w: Omit<WorkflowRow, 'avg_time_seconds'>, steps: (FrictionTotals & StepIssues)[]) => ({
+        const present = (w: Omit<StoredWorkflow, 'avg_time_seconds'>, steps: (FrictionTotals & StepIssues)[]) => ({
           workflow_id: w.workflow_id,
           goal: w.goal,
           optimal_steps: w.optimal_steps,
@@ -200,12 +173,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
           ctx.body = { ...present(workflow, steps), occurrences: workflow.occurrences, date_range: range };
           return;
         }
-        const { rows: steps } = await db.query<FrictionTotals & StepIssues>(
-          `select step, ${factsOf('s')}, common_issues
-           from workflow_steps s where project_id = $1 and workflow_id = $2 order by position`,
-          [projectId, workflowId],
-        );
-        ctx.body = present(stored, steps);
+        ctx.body = present(stored, await storedWorkflowSteps(db, projectId, workflowId));
       },
     }),
     defineRoute({
@@ -228,10 +196,7 @@ export function workflowRoutes(db: Pool, waitMs: number): Route[] {
       body: 'goal-settings.json',
       success: { status: 200, schema: 'Goals', description: '{ goals }' },
       async handle(ctx, input) {
-        await db.query(
-          `update projects set settings = jsonb_set(settings, '{goals}', $2::jsonb) where project_id = $1`,
-          [ctx.state.auth.projectId, JSON.stringify(input.goals)],
-        );
+        await setDeclaredGoals(db, ctx.state.auth.projectId, input.goals);
         await audit(db, ctx, 'settings.changed', 'goals', { goals: input.goals });
         ctx.body = { goals: input.goals };
       },
