@@ -70,7 +70,7 @@ export default tseslint.config(
     // One home per table's statements: SQL on our tables is a named function in store/ (store/README.md).
     // The scope grows as each role's statements move there; it ends as everything but store/, lib/ and,
     // by name, the scripts that administer the database.
-    files: ['workers/**/*.ts'],
+    files: ['workers/**/*.ts', 'processors/**/*.ts'],
     // The Postgres destination writer's statements run on the customer's warehouse, not on our tables.
     ignores: ['workers/warehouse-export/postgres-writer.ts'],
     rules: {

@@ -93,3 +93,23 @@ export async function inTransaction<T>(
     client.release(broken);
   }
 }
+
+/** Marks a savepoint of the client's transaction (`rollbackTo` returns to it). */
+export async function savepoint(client: PoolClient, name: string): Promise<void> {
+  await client.query(`savepoint ${name}`);
+}
+
+/** Undoes what the transaction did since the savepoint, which stays. */
+export async function rollbackTo(client: PoolClient, name: string): Promise<void> {
+  await client.query(`rollback to savepoint ${name}`);
+}
+
+/**
+ * Rows → one parameter per column, for a single `insert … select * from rows from (unnest(…), …)`:
+ * an array per column, and the JSON columns as one JSON array (`jsonArrayParam`).
+ */
+export function toColumns<R extends object>(rows: R[], columns: (keyof R)[], json: (keyof R)[] = []): unknown[] {
+  return columns.map((column) =>
+    json.includes(column) ? jsonArrayParam(rows.map((row) => String(row[column]))) : rows.map((row) => row[column]),
+  );
+}

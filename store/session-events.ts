@@ -1,6 +1,6 @@
 import type { AnalyticsEvent } from '../domain/event.js';
 import type { TrackedEventRecord } from '../domain/tracked-event.js';
-import { type PoolClient, jsonArrayParam } from '../lib/db.js';
+import { type Pool, type PoolClient, jsonArrayParam } from '../lib/db.js';
 import { type IdentityLink, LINKED, linkParams } from './identity-links.js';
 import type { UserWindow } from './sessions.js';
 
@@ -118,4 +118,78 @@ export async function eventsInWindows(client: PoolClient, windows: UserWindow[])
     });
   }
   return events;
+}
+
+type UserRef = { projectId: string; userId: string };
+const userParams = (users: UserRef[]) => [users.map((u) => u.projectId), users.map((u) => u.userId)];
+
+/** The users with events received at or after `from` (a replay from that instant resets them). */
+export async function usersReceivedSince(
+  db: Pool | PoolClient,
+  from: Date,
+): Promise<{ project_id: string; user_id: string }[]> {
+  const { rows } = await db.query<{ project_id: string; user_id: string }>(
+    'select distinct project_id, user_id from session_events where received_at >= $1 order by 1, 2',
+    [from],
+  );
+  return rows;
+}
+
+/** Per user, when their events received at or after `from` happened (epoch ms). */
+export async function receivedTimesSince(
+  client: PoolClient,
+  users: UserRef[],
+  from: Date,
+): Promise<{ project_id: string; user_id: string; times: number[] }[]> {
+  const { rows } = await client.query<{ project_id: string; user_id: string; times: number[] }>(
+    `select e.project_id, e.user_id, array_agg((extract(epoch from e.occurred_at) * 1000)::bigint) as times
+     from session_events e join unnest($1::uuid[], $2::text[]) as u(project_id, user_id) using (project_id, user_id)
+     where e.received_at >= $3 group by 1, 2`,
+    [...userParams(users), from],
+  );
+  return rows.map((r) => ({ ...r, times: r.times.map(Number) }));
+}
+
+/** An event a replay from an instant deleted; `again`: received before it (fed through the sink again). */
+export interface TakenEvent {
+  project_id: string;
+  user_id: string;
+  message_id: string;
+  ts: number;
+  rx: number;
+  kafka_offset: number;
+  event: string;
+  properties: string;
+  again: boolean;
+}
+
+/**
+ * Deletes the users' events received at or after `from` and every event within the `sessions`'
+ * spans (the sessions dropped with them), and answers them.
+ */
+export async function takeEventsForReplay(
+  client: PoolClient,
+  users: UserRef[],
+  from: Date,
+  sessions: UserWindow[],
+): Promise<TakenEvent[]> {
+  const { rows } = await client.query<TakenEvent>(
+    `delete from session_events e
+     where ((e.project_id, e.user_id) in (select * from unnest($1::uuid[], $2::text[])) and e.received_at >= $3)
+        or exists (select 1 from unnest($4::uuid[], $5::text[], $6::bigint[], $7::bigint[]) as s(project_id, user_id, started, ended)
+                   where e.project_id = s.project_id and e.user_id = s.user_id
+                     and e.occurred_at between to_timestamp(s.started / 1000.0) and to_timestamp(s.ended / 1000.0))
+     returning project_id, user_id, message_id, (extract(epoch from occurred_at) * 1000)::bigint as ts,
+               (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, properties::text as properties,
+               received_at < $3 as again`,
+    [
+      ...userParams(users),
+      from,
+      sessions.map((s) => s.projectId),
+      sessions.map((s) => s.userId),
+      sessions.map((s) => s.lo),
+      sessions.map((s) => s.hi),
+    ],
+  );
+  return rows;
 }

@@ -263,3 +263,21 @@ export async function latestSessionStarts(
   );
   return rows.flatMap((r) => (r.latest === null ? [] : [{ ...r, latest: r.latest }]));
 }
+
+/** The users' stored sessions that overlap the span of their events received at or after `from`. */
+export async function sessionsAroundReceived(
+  client: PoolClient,
+  users: { projectId: string; userId: string }[],
+  from: Date,
+): Promise<StoredSessionRow[]> {
+  const { rows } = await client.query<StoredSessionRow>(
+    `select ${STORED_SESSION}
+     from sessions s
+     join (select project_id, user_id, min(occurred_at) as lo, max(occurred_at) as hi from session_events
+           where received_at >= $3 and (project_id, user_id) in (select * from unnest($1::uuid[], $2::text[]))
+           group by 1, 2) r using (project_id, user_id)
+     where s.started_at <= r.hi and s.ended_at >= r.lo`,
+    [users.map((u) => u.projectId), users.map((u) => u.userId), from],
+  );
+  return rows;
+}

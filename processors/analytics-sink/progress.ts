@@ -1,3 +1,4 @@
+import { setOffset, storedOffsets } from '../../store/processor-offsets.js';
 import type { Pool } from '../../lib/db.js';
 import type { Admin } from '../../lib/kafka/client.js';
 import { groupId, topicName } from '../../lib/kafka/topics.js';
@@ -25,10 +26,7 @@ export async function analyticsLag(admin: Admin, db: Pool, target?: Offsets): Pr
   const events = await sessionizeLag(admin, target);
   if (events > 0) return events;
   const sessions = topicName('sessions');
-  const { rows } = await db.query<{ partition: number; next_offset: number }>(
-    `select partition, next_offset from processor_offsets where processor = 'analytics' and topic = $1`,
-    [sessions],
-  );
+  const rows = await storedOffsets(db, 'analytics', sessions);
   return remaining(await topicEnds(admin, sessions), new Map(rows.map((r) => [r.partition, r.next_offset])));
 }
 
@@ -45,10 +43,6 @@ export async function restartAnalyticsChain(admin: Admin, db: Pool): Promise<voi
   });
   const sessions = topicName('sessions');
   for (const { partition, high } of await admin.fetchTopicOffsets(sessions)) {
-    await db.query(
-      `insert into processor_offsets (processor, topic, partition, next_offset) values ('analytics', $1, $2, $3)
-       on conflict (processor, topic, partition) do update set next_offset = excluded.next_offset, updated_at = now()`,
-      [sessions, partition, Number(high)],
-    );
+    await setOffset(db, 'analytics', sessions, partition, Number(high));
   }
 }

@@ -4,13 +4,8 @@ import { keepingAnswerTables } from '../../store/answer-tables.js';
 import type { AnalyticsEvent } from '../../domain/event.js';
 import type { TrackedEventRecord } from '../../domain/tracked-event.js';
 import { lockUsers } from '../../store/locks.js';
-import {
-  STORED_SESSION,
-  type StoredSessionRow,
-  deleteSessions,
-  eventsWithin,
-  storedContributions,
-} from '../../store/sessions.js';
+import { receivedTimesSince, takeEventsForReplay, usersReceivedSince } from '../../store/session-events.js';
+import { deleteSessions, sessionsAroundReceived, eventsWithin, storedContributions } from '../../store/sessions.js';
 import { projectAnalyticsConfigs } from '../../store/project-config.js';
 import { refreshUserMetrics } from '../../store/user-metrics.js';
 import type { SinkMessage } from '../runtime/postgres-sink.js';
@@ -38,10 +33,7 @@ export interface AnalyticsReset {
  * feature_users are refreshed when their removed events come back, as during any replay.
  */
 export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<AnalyticsReset> {
-  const { rows: users } = await db.query<{ project_id: string; user_id: string }>(
-    'select distinct project_id, user_id from session_events where received_at >= $1 order by 1, 2',
-    [from],
-  );
+  const users = await usersReceivedSince(db, from);
   const done: AnalyticsReset = { users: users.length, sessions: 0, events: 0 };
   for (let i = 0; i < users.length; i += USERS_PER_TRANSACTION) {
     const chunk = users.slice(i, i + USERS_PER_TRANSACTION);
@@ -50,23 +42,10 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
         client,
         chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id })),
       );
-      const keys = [chunk.map((u) => u.project_id), chunk.map((u) => u.user_id)];
+      const chunkUsers = chunk.map((u) => ({ projectId: u.project_id, userId: u.user_id }));
       // Read under the locks: an erasure that committed meanwhile left nothing to take out.
-      const { rows: removed } = await client.query<{ project_id: string; user_id: string; times: number[] }>(
-        `select e.project_id, e.user_id, array_agg((extract(epoch from e.occurred_at) * 1000)::bigint) as times
-         from session_events e join unnest($1::uuid[], $2::text[]) as u(project_id, user_id) using (project_id, user_id)
-         where e.received_at >= $3 group by 1, 2`,
-        [...keys, from],
-      );
-      const { rows: candidates } = await client.query<StoredSessionRow>(
-        `select ${STORED_SESSION}
-         from sessions s
-         join (select project_id, user_id, min(occurred_at) as lo, max(occurred_at) as hi from session_events
-               where received_at >= $3 and (project_id, user_id) in (select * from unnest($1::uuid[], $2::text[]))
-               group by 1, 2) r using (project_id, user_id)
-         where s.started_at <= r.hi and s.ended_at >= r.lo`,
-        [...keys, from],
-      );
+      const removed = await receivedTimesSince(client, chunkUsers, from);
+      const candidates = await sessionsAroundReceived(client, chunkUsers, from);
       const timesOf = new Map(removed.map((r) => [`${r.project_id}\u0000${r.user_id}`, r.times.map(Number)]));
       const byUser = new Map<string, ((typeof candidates)[number] & StoredSpan)[]>();
       for (const c of candidates) {
@@ -78,33 +57,11 @@ export async function resetAnalyticsFrom(db: Pool, from: Date): Promise<Analytic
       const dropped = [...byUser].flatMap(([key, sessions]) => sessionsHolding(sessions, timesOf.get(key) ?? []));
 
       // The removed events, and the other events of the dropped sessions, which go back through the sink.
-      const { rows: events } = await client.query<{
-        project_id: string;
-        user_id: string;
-        message_id: string;
-        ts: string;
-        rx: string;
-        kafka_offset: string;
-        event: string;
-        properties: string;
-        again: boolean;
-      }>(
-        `delete from session_events e
-         where ((e.project_id, e.user_id) in (select * from unnest($1::uuid[], $2::text[])) and e.received_at >= $3)
-            or exists (select 1 from unnest($4::uuid[], $5::text[], $6::bigint[], $7::bigint[]) as s(project_id, user_id, started, ended)
-                       where e.project_id = s.project_id and e.user_id = s.user_id
-                         and e.occurred_at between to_timestamp(s.started / 1000.0) and to_timestamp(s.ended / 1000.0))
-         returning project_id, user_id, message_id, (extract(epoch from occurred_at) * 1000)::bigint as ts,
-                   (extract(epoch from received_at) * 1000)::bigint as rx, kafka_offset, event, properties::text as properties,
-                   received_at < $3 as again`,
-        [
-          ...keys,
-          from,
-          dropped.map((s) => s.project_id),
-          dropped.map((s) => s.user_id),
-          dropped.map((s) => s.started),
-          dropped.map((s) => s.ended),
-        ],
+      const events = await takeEventsForReplay(
+        client,
+        chunkUsers,
+        from,
+        dropped.map((s) => ({ projectId: s.project_id, userId: s.user_id, lo: s.started, hi: s.ended })),
       );
       // The dropped sessions' contributions, computed again from their events (all deleted above),
       // come out of the daily tables.

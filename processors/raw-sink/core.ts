@@ -1,19 +1,10 @@
 import { type TrackedEventRecord, firstOccurrences } from '../../domain/tracked-event.js';
-import { jsonArrayParam } from '../../lib/db.js';
 import type { Refusal } from '../runtime/postgres-sink.js';
 
 /** One row of raw_events, in column order. */
-export interface RawEventRow {
-  project_id: string;
-  message_id: string;
-  user_id: string;
-  event: string;
-  properties: string;
-  occurred_at: string;
-  received_at: string;
-  kafka_partition: number;
-  kafka_offset: number;
-}
+import type { RawEventRow } from '../../store/raw-events.js';
+
+export type { RawEventRow };
 
 export function toRawEventRow(record: TrackedEventRecord, partition: number, offset: number): RawEventRow {
   return {
@@ -49,14 +40,4 @@ export function rawRowsOf(
     return record ? [toRawEventRow(record, m.partition, m.offset)] : [];
   });
   return { rows: firstOccurrences(rows), refused };
-}
-
-/**
- * Rows → one parameter per column, for a single `insert … select * from rows from (unnest(…), …)`:
- * an array per column, and the JSON columns as one JSON array (`jsonArrayParam`).
- */
-export function toColumns<R extends object>(rows: R[], columns: (keyof R)[], json: (keyof R)[] = []): unknown[] {
-  return columns.map((column) =>
-    json.includes(column) ? jsonArrayParam(rows.map((row) => String(row[column]))) : rows.map((row) => row[column]),
-  );
 }

@@ -1,9 +1,16 @@
+import {
+  type DeadLetter,
+  insertDeadLetter,
+  lockOffset,
+  storeOffset as storeNextOffset,
+  storedOffsets,
+} from '../../store/processor-offsets.js';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { type FetchShape, batchConsumer, consumeBatches } from './batch-consumer.js';
 import { BatchEvents, logBatches } from './batch-events.js';
 import { classify } from '../../lib/errors.js';
 import type { Kafka } from 'kafkajs';
-import { type Pool, type PoolClient, inTransaction } from '../../lib/db.js';
+import { type Pool, type PoolClient, inTransaction, rollbackTo, savepoint } from '../../lib/db.js';
 import type { Logger } from '../../lib/log.js';
 import { yieldToLoop } from '../../lib/loop-watch.js';
 import { AvroFrames, type SchemaRegistry } from '../../lib/kafka/registry.js';
@@ -77,13 +84,6 @@ export interface RunningSink {
   stop(): Promise<void>;
 }
 
-interface DeadLetter {
-  offset: number;
-  key: string | null;
-  payload: Buffer | null;
-  error: string;
-}
-
 /**
  * A batch's transaction waiting longer than this between two of its statements belongs to a
  * frozen process: Postgres ends it (a batch computes for a second or two at most between
@@ -118,24 +118,24 @@ async function writeOrIsolate<T>(
   messages: SinkMessage<T>[],
   context: WriteContext,
 ): Promise<Written> {
-  await client.query('savepoint sink_batch');
+  await savepoint(client, 'sink_batch');
   try {
     const { committed, refused } = await sink.write(client, messages, context);
     return { refused: keyed(messages, refused), committed: committed ? [committed] : [] };
   } catch (err) {
     if (!isDeadLetter(err)) throw err;
-    await client.query('rollback to savepoint sink_batch');
+    await rollbackTo(client, 'sink_batch');
   }
   const written: Written = { refused: [], committed: [] };
   for (const message of messages) {
-    await client.query('savepoint sink_message');
+    await savepoint(client, 'sink_message');
     try {
       const { committed, refused } = await sink.write(client, [message], { ...context, isolated: true });
       if (committed) written.committed.push(committed);
       written.refused.push(...keyed([message], refused));
     } catch (err) {
       if (!isDeadLetter(err)) throw err;
-      await client.query('rollback to savepoint sink_message');
+      await rollbackTo(client, 'sink_message');
       written.refused.push({ offset: message.offset, key: message.key, error: letterOf(err) });
     }
   }
@@ -157,10 +157,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   const consumer = batchConsumer(deps.kafka, groupId(sink.name), deps.config);
 
   const loadOffsets = async (partitions: number[]) => {
-    const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
-      'select partition, next_offset from processor_offsets where processor = $1 and topic = $2 and partition = any($3)',
-      [sink.name, topic, partitions],
-    );
+    const rows = await storedOffsets(deps.db, sink.name, topic, partitions);
     for (const row of rows) next.set(row.partition, row.next_offset);
     return rows;
   };
@@ -176,12 +173,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
   });
 
   const storeOffset = (client: Pool | PoolClient, partition: number, offset: number) =>
-    client.query(
-      `insert into processor_offsets (processor, topic, partition, next_offset) values ($1, $2, $3, $4)
-       on conflict (processor, topic, partition)
-       do update set next_offset = greatest(processor_offsets.next_offset, excluded.next_offset), updated_at = now()`,
-      [sink.name, topic, partition, offset],
-    );
+    storeNextOffset(client, sink.name, topic, partition, offset);
 
   // A fetch of transaction markers (or aborted messages) only never reaches eachBatch: its offsets
   // are stored here, else a sink of a transactional topic would never be seen to reach the end.
@@ -222,11 +214,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
       async (client) => {
         // Fencing: the stored offset, locked, is the truth. A member that lost this partition (or
         // whose cache is stale) must not apply what another member already applied.
-        const { rows: stored } = await client.query<{ next_offset: number }>(
-          'select next_offset from processor_offsets where processor = $1 and topic = $2 and partition = $3 for update',
-          [sink.name, topic, partition],
-        );
-        const floor = stored[0]?.next_offset ?? 0;
+        const floor = (await lockOffset(client, sink.name, topic, partition)) ?? 0;
         if (floor > end) return floor;
         const todo = chunk.filter((m) => m.offset >= floor);
         const letters = dead.filter((d) => d.offset >= floor);
@@ -242,13 +230,7 @@ export async function runPostgresSink<T>(sink: PostgresSink<T>, deps: SinkDeps):
           letters.push(...written.refused.map((r) => ({ ...r, payload: payloadOf.get(r.offset) ?? null })));
           committed.push(...written.committed);
         }
-        for (const d of letters) {
-          await client.query(
-            `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
-             values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
-            [sink.name, topic, partition, d.offset, d.key, d.payload, d.error],
-          );
-        }
+        for (const d of letters) await insertDeadLetter(client, sink.name, topic, partition, d);
         await storeOffset(client, partition, end + 1);
         flushed = { from: Math.max(start, floor), messages, letters };
         return end + 1;
@@ -356,10 +338,7 @@ async function refuseOffsetsAheadOfTopic(processor: string, topic: string, deps:
     const bounds = new Map(
       (await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, { low: Number(o.low), high: Number(o.high) }]),
     );
-    const { rows } = await deps.db.query<{ partition: number; next_offset: number }>(
-      'select partition, next_offset from processor_offsets where processor = $1 and topic = $2',
-      [processor, topic],
-    );
+    const rows = await storedOffsets(deps.db, processor, topic);
     const stored = new Map(rows.map((r) => [r.partition, r.next_offset]));
     const problems = [...bounds].flatMap(([partition, { low, high }]) => {
       const at = stored.get(partition) ?? 0;

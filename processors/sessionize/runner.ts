@@ -1,3 +1,4 @@
+import { insertDeadLetter } from '../../store/processor-offsets.js';
 import {
   type Admin,
   type EachBatchPayload,
@@ -152,11 +153,12 @@ export async function runSessionizer(deps: SinkDeps): Promise<RunningSink> {
     // Kept in Postgres, as the sinks' dead letters are; writing one twice changes nothing.
     for (const r of refused) {
       const message = batch.messages.find((m) => m.offset === r.offset)!;
-      await deps.db.query(
-        `insert into dead_letters (processor, topic, partition, kafka_offset, message_key, payload, error)
-         values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
-        [SESSIONIZE, input, batch.partition, r.offset, message.key?.toString() ?? null, message.value, r.error],
-      );
+      await insertDeadLetter(deps.db, SESSIONIZE, input, batch.partition, {
+        offset: Number(r.offset),
+        key: message.key?.toString() ?? null,
+        payload: message.value,
+        error: r.error,
+      });
     }
     if (refused.length > 0) {
       const letters = refused.map((r) => ({ offset: Number(r.offset), error: r.error }));

@@ -7,7 +7,8 @@ import {
   toRecord,
   unstorable,
 } from '../../domain/tracked-event.js';
-import { toColumns, toRawEventRow } from '../../processors/raw-sink/core.js';
+import { toRawEventRow } from '../../processors/raw-sink/core.js';
+import { toColumns } from '../../lib/db.js';
 
 describe('tracked events', () => {
   const now = Date.parse('2026-11-21T12:00:00.000Z');
