@@ -1,6 +1,8 @@
 import { workflowName } from '../domain/friction/trends.js';
 import { byCodePoint } from '../domain/time.js';
 import type { Pool } from '../lib/db.js';
+import { goalsVersion } from '../store/workflow-goals.js';
+import { workflowPaths } from '../store/workflows.js';
 
 export interface KeptWorkflow {
   workflow_id: string;
@@ -28,22 +30,14 @@ export class KeptWorkflows {
   constructor(private readonly db: Pool) {}
 
   async of(projectId: string): Promise<KeptWorkflow[]> {
-    const { rows: goals } = await this.db.query<{ version: string }>(
-      `select coalesce(json_agg(json_build_array(goal, computed_at) order by goal)::text, '[]') as version
-       from workflow_goals where project_id = $1`,
-      [projectId],
-    );
-    const version = goals[0]!.version;
+    const version = await goalsVersion(this.db, projectId);
     const hit = this.kept.get(projectId);
     this.kept.delete(projectId);
     if (hit?.version === version) {
       this.kept.set(projectId, hit);
       return hit.workflows;
     }
-    const { rows } = await this.db.query<Omit<KeptWorkflow, 'name'>>(
-      'select workflow_id, goal, path from workflows where project_id = $1 order by goal, rank',
-      [projectId],
-    );
+    const rows = await workflowPaths(this.db, projectId);
     const workflows = rows
       .map((w) => ({ ...w, name: workflowName(w.goal, w.path) }))
       .sort((a, b) => byCodePoint(a.name, b.name));

@@ -1,4 +1,5 @@
 import type { Pool } from '../lib/db.js';
+import { markKeyUsed } from '../store/api-keys.js';
 
 /** How stale an API key's last_used_at may get: it is written at most this often per key and process. */
 export const TOUCH_EVERY_MS = 60_000;
@@ -13,5 +14,5 @@ export function touchKey(db: Pool, keyId: string, now = Date.now()): void {
   if (now - (written.get(keyId) ?? -Infinity) < TOUCH_EVERY_MS) return;
   written.set(keyId, now);
   // A lost write costs only the freshness of a displayed time, so a failure is not the request's.
-  db.query('update api_keys set last_used_at = now() where key_id = $1', [keyId]).catch(() => written.delete(keyId));
+  markKeyUsed(db, keyId).catch(() => written.delete(keyId));
 }

@@ -1,3 +1,4 @@
+import { addWindowCounts } from '../store/rate-limit-windows.js';
 import type { Middleware } from 'koa';
 import type { Pool } from '../lib/db.js';
 import { ApiError, RETRY_AFTER_S, unavailable } from './errors.js';
@@ -177,34 +178,9 @@ export class RequestTallies {
   }
 }
 
-/**
- * Adds the counts to the projects' rows of `rate_limit_windows` (shared by every API process) in
- * one statement. `last_granted` is what the statement added, so a row whose count is all of it is
- * its window's first: the project's earlier windows are dropped then.
- */
+/** Adds the counts to the projects' rows of `rate_limit_windows` (shared by every API process) and answers each one's total. */
 export async function settleCounts(db: Pool, counts: Count[]): Promise<number[]> {
-  // Rows in key order, in every process: two settles never wait on each other's locks in a cycle.
-  const { rows } = await db.query<{ project_id: string; bucket: string; requests: number }>(
-    `with counted as (
-       insert into rate_limit_windows as w (project_id, bucket, window_start, requests, last_granted)
-       select project_id, bucket, window_start, requests, requests
-       from unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[]) as c(project_id, bucket, window_start, requests)
-       order by project_id, bucket
-       on conflict (project_id, bucket, window_start) do update
-         set requests = w.requests + excluded.requests, last_granted = excluded.requests
-       returning project_id, bucket, window_start, requests, last_granted),
-     dropped as (
-       delete from rate_limit_windows w using counted c
-       where c.requests = c.last_granted and w.project_id = c.project_id and w.bucket = c.bucket
-         and w.window_start < c.window_start)
-     select project_id, bucket, requests from counted`,
-    [
-      counts.map((c) => c.projectId),
-      counts.map((c) => c.bucket),
-      counts.map((c) => c.windowStart),
-      counts.map((c) => c.requests),
-    ],
-  );
+  const rows = await addWindowCounts(db, counts);
   const totals = new Map(rows.map((r) => [`${r.project_id}\u0000${r.bucket}`, r.requests]));
   return counts.map((c) => totals.get(`${c.projectId}\u0000${c.bucket}`)!);
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
+import { type PageWindow, pageOf } from './pages.js';
 
 export const SCOPES = ['events:write', 'analytics:read', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -138,4 +139,66 @@ export async function revokeKeysMadeBy(db: pg.PoolClient, projectId: string, mem
     [projectId, memberId, KEY_CHANGES_CHANNEL],
   );
   return rows.map((r) => r.key_id);
+}
+
+/** A key as Settings → API Keys lists it, with its creator's address while they are a member. */
+export interface ListedKey {
+  key_id: string;
+  name: string;
+  scopes: Scope[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  allowed_origins: string[] | null;
+  created_by_member: string | null;
+  created_by_key: string | null;
+  created_by_email: string | null;
+}
+
+/** Keys with their creator's address; `k.project_id = $1` selects the project's. */
+const LISTED = {
+  columns: `k.key_id, k.name, k.scopes, k.created_at, k.last_used_at, k.revoked_at, k.allowed_origins,
+            k.created_by_member, k.created_by_key, u.email as created_by_email`,
+  from: 'api_keys k left join console_users u on u.project_id = k.project_id and u.member_id = k.created_by_member',
+};
+
+/** Reads a page of the project's keys, newest first, and their total. */
+export async function keyPage(db: pg.Pool, projectId: string, page: PageWindow) {
+  return pageOf<ListedKey>(
+    db,
+    { ...LISTED, where: 'k.project_id = $1', order: 'k.created_at desc, k.key_id' },
+    [projectId],
+    page,
+  );
+}
+
+/** Records who made a key: a console member, or (when no member) the calling key. */
+export async function setKeyCreator(
+  client: pg.PoolClient,
+  projectId: string,
+  keyId: string,
+  creator: { member: string | null; key: string | null },
+): Promise<void> {
+  await client.query(
+    'update api_keys set created_by_member = $3, created_by_key = $4 where project_id = $1 and key_id = $2',
+    [projectId, keyId, creator.member, creator.key],
+  );
+}
+
+/** Reads one key as listed. */
+export async function listedKey(
+  db: pg.Pool | pg.PoolClient,
+  projectId: string,
+  keyId: string,
+): Promise<ListedKey | undefined> {
+  const { rows } = await db.query<ListedKey>(
+    `select ${LISTED.columns} from ${LISTED.from} where k.project_id = $1 and k.key_id = $2`,
+    [projectId, keyId],
+  );
+  return rows[0];
+}
+
+/** Sets a key's last_used_at to now (the promise rejects when the write fails). */
+export async function markKeyUsed(db: pg.Pool, keyId: string): Promise<void> {
+  await db.query('update api_keys set last_used_at = now() where key_id = $1', [keyId]);
 }

@@ -109,3 +109,16 @@ export async function projectsWithGoals(db: Pool): Promise<string[]> {
   );
   return rows.map((r) => r.project_id);
 }
+
+/**
+ * Reads a version of the project's mined goals: every goal with its computed_at, as JSON text, so
+ * it moves whenever the workflows worker writes a goal again or drops one.
+ */
+export async function goalsVersion(db: Pool, projectId: string): Promise<string> {
+  const { rows } = await db.query<{ version: string }>(
+    `select coalesce(json_agg(json_build_array(goal, computed_at) order by goal)::text, '[]') as version
+     from workflow_goals where project_id = $1`,
+    [projectId],
+  );
+  return rows[0]!.version;
+}

@@ -133,3 +133,15 @@ export async function storedWorkflowSteps(
   );
   return rows;
 }
+
+/** Reads every stored workflow's id, goal and path, by goal and rank. */
+export async function workflowPaths(
+  db: Pool,
+  projectId: string,
+): Promise<{ workflow_id: string; goal: string; path: string[] }[]> {
+  const { rows } = await db.query<{ workflow_id: string; goal: string; path: string[] }>(
+    'select workflow_id, goal, path from workflows where project_id = $1 order by goal, rank',
+    [projectId],
+  );
+  return rows;
+}

@@ -1,42 +1,28 @@
-import { type Scope, createKey, revokeKey } from '../../store/api-keys.js';
+import {
+  type ListedKey,
+  type Scope,
+  createKey,
+  keyPage,
+  listedKey,
+  revokeKey,
+  setKeyCreator,
+} from '../../store/api-keys.js';
 import { audit } from '../../store/audit-log.js';
 import { type Pool, inTransaction } from '../../lib/db.js';
 import { outlastLeases } from '../../lib/lease.js';
 import { allowedOriginsOf } from '../cors.js';
 import { notFound } from '../errors.js';
 import { PAGING_PARAMS, pageFields, paging } from '../query.js';
-import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
-interface KeyRow {
-  key_id: string;
-  name: string;
-  scopes: Scope[];
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  allowed_origins: string[] | null;
-  created_by_member: string | null;
-  created_by_key: string | null;
-  /** the creating member's address, while they are a member */
-  created_by_email: string | null;
-}
-
-/** Keys with their creator's address; `k.project_id = $1` selects the project's. */
-const KEYS = {
-  columns: `k.key_id, k.name, k.scopes, k.created_at, k.last_used_at, k.revoked_at, k.allowed_origins,
-            k.created_by_member, k.created_by_key, u.email as created_by_email`,
-  from: 'api_keys k left join console_users u on u.project_id = k.project_id and u.member_id = k.created_by_member',
-};
-
 /** Who made the key: a console member, another key, or nobody recorded (an operator's `npm run key:create`). */
-function creator(row: KeyRow) {
+function creator(row: ListedKey) {
   if (row.created_by_member) return { type: 'member', id: row.created_by_member, email: row.created_by_email };
   if (row.created_by_key) return { type: 'api_key', id: row.created_by_key, email: null };
   return null;
 }
 
-const present = (row: KeyRow) => ({
+const present = (row: ListedKey) => ({
   id: row.key_id,
   name: row.name,
   scopes: row.scopes,
@@ -65,12 +51,7 @@ export function apiKeyRoutes(db: Pool): Route[] {
       async handle(ctx) {
         const paged = paging(ctx);
         const { projectId } = ctx.state.auth;
-        const { rows, total } = await pageOf<KeyRow>(
-          db,
-          { ...KEYS, where: 'k.project_id = $1', order: 'k.created_at desc, k.key_id' },
-          [projectId],
-          paged,
-        );
+        const { rows, total } = await keyPage(db, projectId, paged);
         ctx.body = { api_keys: rows.map(present), ...pageFields(paged, total) };
       },
     }),
@@ -93,20 +74,14 @@ export function apiKeyRoutes(db: Pool): Route[] {
         const origins = allowedOriginsOf(input.allowed_origins, input.scopes);
         const { row, key } = await inTransaction(db, async (client) => {
           const made = await createKey(client, projectId, input.scopes, input.name ?? '', origins);
-          await client.query(
-            'update api_keys set created_by_member = $3, created_by_key = $4 where project_id = $1 and key_id = $2',
-            [projectId, made.keyId, member, member ? null : callerKey],
-          );
-          const { rows } = await client.query<KeyRow>(
-            `select ${KEYS.columns} from ${KEYS.from} where k.project_id = $1 and k.key_id = $2`,
-            [projectId, made.keyId],
-          );
+          await setKeyCreator(client, projectId, made.keyId, { member, key: member ? null : callerKey });
+          const row = await listedKey(client, projectId, made.keyId);
           await audit(client, ctx, 'api_key.created', made.keyId, {
             name: input.name ?? '',
             scopes: input.scopes,
             allowed_origins: origins,
           });
-          return { row: rows[0]!, key: made.key };
+          return { row: row!, key: made.key };
         });
         ctx.status = 201;
         ctx.body = { ...present(row), key };

@@ -6,6 +6,7 @@ import { keepingAnswerTables, segmentProperties } from '../../store/answer-table
 import { erasePerson } from '../../store/user-data.js';
 import { audit } from '../../store/audit-log.js';
 import { lockUsers } from '../../store/locks.js';
+import { type UserRow, mergeUserProperties, userById } from '../../store/users.js';
 import { PROJECT_LIMITS } from '../../domain/limits.js';
 import { ApiError, fieldError, notFound } from '../errors.js';
 import { type IdentityLink, type LinkRefusal, linkAnonymousId } from '../../store/identity-links.js';
@@ -16,15 +17,7 @@ import type { UserSealing } from '../sealing.js';
 import { sealEvent, sealValue } from '../../domain/sealed-user.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
 
-interface UserRow {
-  user_id: string;
-  properties: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-  created: boolean;
-}
-
-function presentUser(row: UserRow) {
+function presentUser(row: Omit<UserRow, 'created'>) {
   return {
     user_id: row.user_id,
     properties: row.properties,
@@ -48,30 +41,16 @@ async function mergeUser(
   createIfMissing: boolean,
   fromBrowser = false,
 ): Promise<UserRow | undefined> {
-  // A browser key (anyone may read it in a page) only adds properties the user does not have yet: it
-  // never changes or removes one a server set (docs/adr/0086).
-  const merged = fromBrowser
-    ? 'jsonb_strip_nulls($3::jsonb) || users.properties'
-    : 'jsonb_strip_nulls(users.properties || $3::jsonb)';
-  const sql = createIfMissing
-    ? `insert into users (project_id, user_id, properties) values ($1, $2, jsonb_strip_nulls($3::jsonb))
-       on conflict (project_id, user_id) do update
-         set properties = ${merged}, updated_at = now()
-       returning user_id, properties, created_at, updated_at, (xmax = 0) as created`
-    : `update users set properties = jsonb_strip_nulls(properties || $3::jsonb), updated_at = now()
-       where project_id = $1 and user_id = $2
-       returning user_id, properties, created_at, updated_at, false as created`;
   // Segment answer tables sum users by their current properties: when a segment property changes,
   // the user's share moves with it, under the lock the processors take for the user's rows.
   const user = { projectId, userId };
-  const merge = () => client.query<UserRow>(sql, [projectId, userId, JSON.stringify(properties)]);
+  const merge = () => mergeUserProperties(client, { projectId, userId, properties, createIfMissing, fromBrowser });
   // The processors' order: the user's lock, then the project row (segmentProperties).
   await lockUsers(client, [user]);
   const segments = (await segmentProperties(client, [projectId]))[projectId] ?? [];
-  const { rows } = Object.keys(properties).some((key) => segments.includes(key))
+  const row = Object.keys(properties).some((key) => segments.includes(key))
     ? await keepingAnswerTables(client, [user], merge, 'segments')
     : await merge();
-  const row = rows[0];
   if (!row) return undefined;
   // Checked on the merged result, inside the transaction: a refused merge changes nothing. The
   // answer does not say how large the stored properties are (a write key may not read them).
@@ -214,12 +193,9 @@ export function userRoutes(db: Pool, publisher: Publisher, sealing: UserSealing)
       success: { status: 200, schema: 'User', description: '{ user_id, properties, created_at, updated_at }' },
       errors: { 404: 'No such user in this project' },
       async handle(ctx) {
-        const { rows } = await db.query<UserRow>(
-          'select user_id, properties, created_at, updated_at from users where project_id = $1 and user_id = $2',
-          [ctx.state.auth.projectId, pathParam(ctx, 'user_id')],
-        );
-        if (!rows[0]) throw notFound('user');
-        ctx.body = presentUser(rows[0]);
+        const row = await userById(db, ctx.state.auth.projectId, pathParam(ctx, 'user_id'));
+        if (!row) throw notFound('user');
+        ctx.body = presentUser(row);
       },
     }),
     defineRoute<{ properties: Record<string, unknown> }>({

@@ -1,3 +1,4 @@
+import { recentStreamRows } from '../../store/stream-events.js';
 import type http from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { KEY_CHANGES_CHANNEL, liveKeys } from '../../store/api-keys.js';
@@ -47,14 +48,6 @@ interface Client {
   sessionHash?: Buffer;
   channels: Set<Channel>;
   alive: boolean;
-}
-
-interface Published {
-  key: string;
-  project_id: string;
-  channel: Channel;
-  at: Date;
-  data: Record<string, unknown>;
 }
 
 /**
@@ -182,21 +175,7 @@ export function attachStream(server: http.Server, options: StreamOptions) {
   let primed = false;
 
   async function catchUp(): Promise<void> {
-    const { rows } = await options.db.query<Published>(
-      `select project_id || ':fa:' || alert_id as key, project_id, 'friction_alerts' as channel, created_at as at,
-              jsonb_build_object('alert_id', alert_id, 'page', page, 'day', day,
-                                 'friction_index', friction_index, 'users_affected', users_affected) as data
-       from friction_alerts where created_at > now() - $1 * interval '1 millisecond'
-       union all
-       select project_id || ':jc:' || completion_id, project_id, 'job_completions', created_at,
-              jsonb_build_object('job_id', job_id, 'user_id', user_id, 'completed_at', completed_at)
-       from job_completions where created_at > now() - $1 * interval '1 millisecond'
-       union all
-       select c.project_id || ':cc:' || c.change_id, c.project_id, 'cohort_changes', c.changed_at, pi_cohort_change_data(c)
-       from cohort_changes c where c.changed_at > now() - $1 * interval '1 millisecond'
-       order by 4`,
-      [lookbackMs],
-    );
+    const rows = await recentStreamRows<Channel>(options.db, lookbackMs);
     const fresh = rows.filter((r) => !published.has(r.key));
     for (const r of fresh) published.set(r.key, r.at.getTime());
     const horizon = Date.now() - 2 * lookbackMs;
