@@ -1,6 +1,7 @@
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Admin } from 'kafkajs';
 import type { Pool } from '../lib/db.js';
+import { pingPostgres } from '../store/health.js';
 import { takePercentiles } from './waits.js';
 
 export type Check = { status: 'ok' | 'down'; latency_ms: number; error?: string };
@@ -67,7 +68,7 @@ export class HealthMonitor {
     this.probing ??= (async () => {
       const { db, admin, registryUrl } = this.deps;
       const [postgres, kafka, registry] = await Promise.all([
-        timed(() => db.query('select 1')),
+        timed(() => pingPostgres(db)),
         timed(async () => {
           const cluster = await admin.describeCluster();
           if (cluster.brokers.length === 0) throw new Error('no brokers');

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type PageWindow, pageOf } from './pages.js';
 
 /**
  * Every administrative change the audit log records, as `<what it changed>.<what happened>`; the
@@ -140,4 +141,18 @@ export function auditWhere(projectId: string, filter: AuditFilter): { where: str
     clauses.push(`at >= $${start}::date at time zone 'UTC' and at < ($${end}::date + 1) at time zone 'UTC'`);
   }
   return { where: clauses.join(' and '), params };
+}
+
+/** An entry as the log shows it. */
+export type AuditEntry = AuditRow & { entry_id: number; at: Date };
+
+/** Reads a page of the project's audit log narrowed by `filter`, newest first, and its total. */
+export async function auditPage(db: pg.Pool, projectId: string, filter: AuditFilter, page: PageWindow) {
+  const { where, params } = auditWhere(projectId, filter);
+  return pageOf<AuditEntry>(
+    db,
+    { columns: '*', from: 'audit_log', where, order: 'at desc, entry_id desc' },
+    params,
+    page,
+  );
 }

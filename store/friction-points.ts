@@ -1,6 +1,8 @@
 import type { Pool } from '../lib/db.js';
 import type { ElementRow, PageRow } from '../domain/friction/actions.js';
-import { summedFacts } from './friction-facts.js';
+import type { DateRange } from '../domain/date-range.js';
+import type { PageDay } from '../domain/friction/trends.js';
+import { factsOf, summedFacts } from './friction-facts.js';
 
 /**
  * Distinct users of `alias`'s row among the reach edges of `reach` in [$2, $3]: a user affected in
@@ -47,6 +49,23 @@ export async function elementTotals(
      where e.project_id = $1 and e.day between $2 and $3 and ($4::text is null or e.page = $4)
      group by e.page, e.element`,
     [projectId, start, end, page],
+  );
+  return rows;
+}
+
+/** Reads friction_page_daily rows of the date range, of `pages` or of every page (null), by page and day. */
+export async function pageDays(
+  db: Pool,
+  projectId: string,
+  range: DateRange,
+  pages: string[] | null,
+): Promise<PageDay[]> {
+  const { rows } = await db.query<PageDay>(
+    `select page, to_char(day, 'YYYY-MM-DD') as day, ${factsOf('p')}
+     from friction_page_daily p
+     where project_id = $1 and ($2::text[] is null or page = any($2)) and day between $3 and $4
+     order by page, day`,
+    [projectId, pages, range.start, range.end],
   );
   return rows;
 }

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from '../lib/db.js';
 import type { JobState } from '../domain/jobs/states.js';
+import type { JobNumbers } from './job-state.js';
 import { type PageWindow, pageOf } from './pages.js';
 
 /** jobs as the API keeps them (api/routes/jobs.ts), with the numbers the jobs worker keeps in job_analytics. */
@@ -110,4 +111,27 @@ export async function deleteJobKeptRows(client: PoolClient, projectId: string, j
   for (const table of ['job_targets', 'job_analytics', 'job_interventions', 'job_completions']) {
     await client.query(`delete from ${table} where project_id = $1 and job_id = $2`, [projectId, jobId]);
   }
+}
+
+/** A job's name and goal with the numbers job_analytics holds for it (none before it was measured). */
+export interface JobWithNumbers extends Partial<JobNumbers> {
+  job_id: string;
+  name: string;
+  goal: string | null;
+}
+
+/** Reads a job's name and goal with its numbers from job_analytics (none before the jobs worker measured it). */
+export async function jobWithAnalytics(
+  db: Pool,
+  projectId: string,
+  jobId: string,
+): Promise<JobWithNumbers | undefined> {
+  const { rows } = await db.query<JobWithNumbers>(
+    `select j.job_id, j.name, j.goal, a.users_targeted, a.users_completed, a.completion_rate,
+            a.avg_time_to_completion, a.intervention_acceptance_rate, a.drop_off_points
+     from jobs j left join job_analytics a using (project_id, job_id)
+     where j.project_id = $1 and j.job_id = $2`,
+    [projectId, jobId],
+  );
+  return rows[0];
 }

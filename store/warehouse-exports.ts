@@ -103,3 +103,46 @@ export async function inExportSnapshot<T>(db: Pool, copy: (source: PoolClient) =
     source.release(failed);
   }
 }
+
+/** A warehouse export as the API shows it (never its credentials). */
+export interface ExportRow {
+  export_id: string;
+  destination: string;
+  tables: string[];
+  status: string;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  row_counts: Record<string, number>;
+  error: string | null;
+}
+
+const EXPORT_COLUMNS = 'export_id, destination, tables, status, created_at, started_at, finished_at, row_counts, error';
+
+/** Inserts an export, queued (its credentials' password sealed by the caller). */
+export async function queueExport(
+  db: Pool,
+  row: {
+    projectId: string;
+    exportId: string;
+    destination: string;
+    credentials: WarehouseCredentials;
+    tables: string[];
+  },
+): Promise<ExportRow> {
+  const { rows } = await db.query<ExportRow>(
+    `insert into warehouse_exports (project_id, export_id, destination, credentials, tables)
+     values ($1, $2, $3, $4, $5) returning ${EXPORT_COLUMNS}`,
+    [row.projectId, row.exportId, row.destination, row.credentials, row.tables],
+  );
+  return rows[0]!;
+}
+
+/** Reads one export. */
+export async function exportById(db: Pool, projectId: string, exportId: string): Promise<ExportRow | undefined> {
+  const { rows } = await db.query<ExportRow>(
+    `select ${EXPORT_COLUMNS} from warehouse_exports where project_id = $1 and export_id = $2`,
+    [projectId, exportId],
+  );
+  return rows[0];
+}

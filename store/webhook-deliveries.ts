@@ -274,3 +274,17 @@ export async function queueTestDelivery(
   );
   return rows[0];
 }
+
+/** Queues a test delivery (event "test") to the project's integration endpoint; undefined when it has none. */
+export async function queueIntegrationTest(db: Pool, projectId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ delivery_id: string }>(
+    `insert into webhook_deliveries (project_id, delivery_id, target, event, payload)
+     select project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'integration', 'test',
+            jsonb_build_object('event', 'test', 'timestamp', pi_utc(now()), 'user_id', null,
+                               'properties', jsonb_build_object('message', 'A test event from the admin console.'))
+     from integration_webhooks where project_id = $1
+     returning delivery_id`,
+    [projectId],
+  );
+  return rows[0]?.delivery_id;
+}

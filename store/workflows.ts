@@ -145,3 +145,19 @@ export async function workflowPaths(
   );
   return rows;
 }
+
+/** Reads a goal's `limit` first-ranked stored paths, the "other" path left out, with their frequency and time. */
+export async function goalPaths(
+  db: Pool,
+  projectId: string,
+  goal: string,
+  limit: number,
+): Promise<{ path: string[]; frequency: number; avg_time: number }[]> {
+  const { rows } = await db.query<{ path: string[]; frequency: number; avg_time: number }>(
+    `select path, frequency, avg_time_seconds as avg_time from workflows
+     where project_id = $1 and goal = $2 and not (path = array['other'])
+     order by rank limit $3`,
+    [projectId, goal, limit],
+  );
+  return rows;
+}

@@ -1,15 +1,13 @@
-import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditRow, auditWhere } from '../../store/audit-log.js';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntry, auditPage } from '../../store/audit-log.js';
 import { DATE_RANGES, parseDateRange } from '../../domain/date-range.js';
 import type { Pool } from '../../lib/db.js';
 import { fieldError } from '../errors.js';
 import { PAGING_PARAMS, pageFields, paging, stringParam } from '../query.js';
-import { pageOf } from '../../store/pages.js';
 import { type Route, defineRoute } from '../route.js';
 
 // bigint: read as a number here (lib/db.ts), answered as a string like every id.
-type EntryRow = AuditRow & { entry_id: number; at: Date };
 
-const present = (row: EntryRow) => ({
+const present = (row: AuditEntry) => ({
   id: String(row.entry_id),
   at: row.at.toISOString(),
   actor: { type: row.actor_type, id: row.actor_id, email: row.actor_email },
@@ -79,13 +77,7 @@ export function auditLogRoutes(db: Pool): Route[] {
             'start and end go with date_range=custom.',
           );
         }
-        const { where, params } = auditWhere(ctx.state.auth.projectId, { actor, action, range });
-        const { rows, total } = await pageOf<EntryRow>(
-          db,
-          { columns: '*', from: 'audit_log', where, order: 'at desc, entry_id desc' },
-          params,
-          paged,
-        );
+        const { rows, total } = await auditPage(db, ctx.state.auth.projectId, { actor, action, range }, paged);
         ctx.body = { entries: rows.map(present), ...pageFields(paged, total) };
       },
     }),

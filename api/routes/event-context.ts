@@ -1,6 +1,7 @@
 import type { ContextFacts } from '../../domain/contribution/types.js';
 import type { Pool } from '../../lib/db.js';
 import { DATE_RANGE_PARAMS, dateRange } from '../analytics-params.js';
+import { contextTotals, eventSeen } from '../../store/event-context.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { notFound } from '../errors.js';
 import { contextQualityFactor, contextualSuccessRate, round } from '../../domain/metrics.js';
@@ -26,18 +27,9 @@ export function eventContextRoutes(db: Pool): Route[] {
         const { projectId } = ctx.state.auth;
         const event = pathParam(ctx, 'event_name');
         const range = dateRange(ctx);
-        const { rows: seen } = await db.query(
-          'select 1 from event_context_daily where project_id = $1 and event = $2 limit 1',
-          [projectId, event],
-        );
-        if (seen.length === 0) throw notFound('event');
+        if (!(await eventSeen(db, projectId, event))) throw notFound('event');
         const { weights } = await projectAnalyticsConfig(db, projectId);
-        const { rows } = await db.query<ContextRow>(
-          `select context, sum(count)::int as count, sum(successes)::int as successes, sum(dead_click)::int as dead_click,
-                  sum(rage_click)::int as rage_click, sum(confusion_loop)::int as confusion_loop, sum(backtrack)::int as backtrack
-           from event_context_daily where project_id = $1 and event = $2 and day between $3 and $4 group by context`,
-          [projectId, event, range.start, range.end],
-        );
+        const rows = await contextTotals(db, projectId, event, range);
         const of = (context: ContextRow['context']): ContextRow =>
           rows.find((r) => r.context === context) ?? {
             context,

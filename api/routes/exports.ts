@@ -1,3 +1,4 @@
+import { type ExportRow, exportById, queueExport } from '../../store/warehouse-exports.js';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { publicFailure } from '../../domain/addresses.js';
@@ -140,18 +141,6 @@ function idleDropped(
 // rows, ~170 kB, made the API's RSS grow by 74 MB over a 1M-row export; 250 rows, 4 MB).
 const EXPORT_BATCH_ROWS = 250;
 
-interface ExportRow {
-  export_id: string;
-  destination: string;
-  tables: string[];
-  status: string;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  row_counts: Record<string, number>;
-  error: string | null;
-}
-
 // Never the credentials, nor our addresses or file paths in a failure's text.
 const presentExport = (row: ExportRow) => ({
   id: row.export_id,
@@ -164,8 +153,6 @@ const presentExport = (row: ExportRow) => ({
   started_at: row.started_at?.toISOString() ?? null,
   finished_at: row.finished_at?.toISOString() ?? null,
 });
-
-const EXPORT_COLUMNS = 'export_id, destination, tables, status, created_at, started_at, finished_at, row_counts, error';
 
 /** Credentials as stored: the password sealed (the worker opens it, and wipes it when the export ends). */
 const sealPassword = (credentials: WarehouseCredentials, secrets: SecretBox): WarehouseCredentials =>
@@ -294,21 +281,17 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
         }
         const problem = checkCredentials(input.destination as WarehouseDestination, input.credentials);
         if (problem) throw fieldError(problem.field, problem.reason, problem.message);
-        const { rows } = await db.query<ExportRow>(
-          `insert into warehouse_exports (project_id, export_id, destination, credentials, tables)
-           values ($1, $2, $3, $4, $5) returning ${EXPORT_COLUMNS}`,
-          [
-            ctx.state.auth.projectId,
-            newId('exp'),
-            input.destination,
-            sealPassword(input.credentials, secrets),
-            input.tables,
-          ],
-        );
-        await audit(db, ctx, 'export.warehouse_queued', rows[0]!.export_id, { ...input, credentials: undefined });
+        const queued = await queueExport(db, {
+          projectId: ctx.state.auth.projectId,
+          exportId: newId('exp'),
+          destination: input.destination,
+          credentials: sealPassword(input.credentials, secrets),
+          tables: input.tables,
+        });
+        await audit(db, ctx, 'export.warehouse_queued', queued.export_id, { ...input, credentials: undefined });
         ctx.status = 202;
-        ctx.set('Location', `${ctx.path}/${rows[0]!.export_id}`);
-        ctx.body = presentExport(rows[0]!);
+        ctx.set('Location', `${ctx.path}/${queued.export_id}`);
+        ctx.body = presentExport(queued);
       },
     }),
     defineRoute({
@@ -325,12 +308,9 @@ export function exportRoutes(db: Pool, exports: ExportLimits, secrets: SecretBox
       },
       errors: { 404: 'No such export in this project' },
       async handle(ctx) {
-        const { rows } = await db.query<ExportRow>(
-          `select ${EXPORT_COLUMNS} from warehouse_exports where project_id = $1 and export_id = $2`,
-          [ctx.state.auth.projectId, pathParam(ctx, 'export_id')],
-        );
-        if (!rows[0]) throw notFound('export');
-        ctx.body = presentExport(rows[0]);
+        const found = await exportById(db, ctx.state.auth.projectId, pathParam(ctx, 'export_id'));
+        if (!found) throw notFound('export');
+        ctx.body = presentExport(found);
       },
     }),
   ];

@@ -2,7 +2,6 @@ import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
 import { frictionIndex } from '../../domain/friction/index.js';
 import {
-  type PageDay,
   type WorkflowTrend,
   byAlert,
   byAttention,
@@ -14,15 +13,13 @@ import {
 import { frictionTrend, round } from '../../domain/metrics.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange } from '../analytics-params.js';
 import { type ElementRow, type PageRow, recommendedActions } from '../../domain/friction/actions.js';
-import { elementTotals, pageTotals } from '../../store/friction-points.js';
+import { elementTotals, pageDays, pageTotals } from '../../store/friction-points.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { fieldError } from '../errors.js';
 import { type ListPaging, numberParam, pageFields, pageOfList, paging, pagingParams, stringParam } from '../query.js';
 import { type Route, defineRoute } from '../route.js';
 import { MAX_GOAL_LENGTH } from './workflows.js';
 import { byCodePoint } from '../../domain/time.js';
-import type { DateRange } from '../../domain/date-range.js';
-import { factsOf } from '../../store/friction-facts.js';
 import { KeptWorkflows } from '../kept-workflows.js';
 
 const TREND_SUBJECTS = ['workflow', 'page'] as const;
@@ -54,18 +51,6 @@ type Trend = WorkflowTrend & { workflow: string };
  */
 const POINTS_PAGING: Partial<ListPaging> = { pageAlias: false };
 const TRENDS_PAGING: Partial<ListPaging> = { pageAlias: false, cap: 200 };
-
-/** friction_page_daily rows of the date range, of `pages` or of every page. */
-async function pageDays(db: Pool, projectId: string, range: DateRange, pages: string[] | null): Promise<PageDay[]> {
-  const { rows } = await db.query<PageDay>(
-    `select page, to_char(day, 'YYYY-MM-DD') as day, ${factsOf('p')}
-     from friction_page_daily p
-     where project_id = $1 and ($2::text[] is null or page = any($2)) and day between $3 and $4
-     order by page, day`,
-    [projectId, pages, range.start, range.end],
-  );
-  return rows;
-}
 
 export function frictionRoutes(db: Pool): Route[] {
   const keptWorkflows = new KeptWorkflows(db);

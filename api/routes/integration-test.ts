@@ -1,3 +1,4 @@
+import { queueIntegrationTest } from '../../store/webhook-deliveries.js';
 import type { Pool } from '../../lib/db.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute } from '../route.js';
@@ -22,18 +23,10 @@ export function integrationTestRoutes(db: Pool): Route[] {
       },
       errors: { 404: 'No endpoint connected' },
       async handle(ctx) {
-        const { rows } = await db.query<{ delivery_id: string }>(
-          `insert into webhook_deliveries (project_id, delivery_id, target, event, payload)
-           select project_id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'integration', 'test',
-                  jsonb_build_object('event', 'test', 'timestamp', pi_utc(now()), 'user_id', null,
-                                     'properties', jsonb_build_object('message', 'A test event from the admin console.'))
-           from integration_webhooks where project_id = $1
-           returning delivery_id`,
-          [ctx.state.auth.projectId],
-        );
-        if (!rows[0]) throw notFound('integration endpoint');
+        const deliveryId = await queueIntegrationTest(db, ctx.state.auth.projectId);
+        if (!deliveryId) throw notFound('integration endpoint');
         ctx.status = 202;
-        ctx.body = { delivery_id: rows[0].delivery_id, event: 'test', status: 'pending' };
+        ctx.body = { delivery_id: deliveryId, event: 'test', status: 'pending' };
       },
     }),
   ];

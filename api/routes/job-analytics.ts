@@ -2,17 +2,13 @@ import type { Pool } from '../../lib/db.js';
 import type { DateRange } from '../../domain/date-range.js';
 import { OTHER } from '../../domain/workflows/mining.js';
 import { round } from '../../domain/metrics.js';
-import { type JobNumbers, jobNumbers } from '../../store/job-state.js';
+import { jobNumbers } from '../../store/job-state.js';
+import { jobWithAnalytics } from '../../store/jobs.js';
+import { goalPaths } from '../../store/workflows.js';
 import { workflowsInRange } from '../../store/workflow-windows.js';
 import { WINDOW_PARAMS, optionalDateRange } from '../analytics-params.js';
 import { notFound } from '../errors.js';
 import { type Route, defineRoute, pathParam } from '../route.js';
-
-interface JobAnalyticsRow extends Partial<JobNumbers> {
-  job_id: string;
-  name: string;
-  goal: string | null;
-}
 
 /** Paths to success are the goal's discovered workflows (docs/metrics.md, "Workflows"), "other" excluded. */
 const PATHS_SHOWN = 5;
@@ -31,13 +27,7 @@ async function pathsToSuccess(
     const mined = await workflowsInRange(db, projectId, [goal], range);
     return mined.filter((w) => w.path[0] !== OTHER).slice(0, PATHS_SHOWN);
   }
-  const { rows } = await db.query<PathToSuccess>(
-    `select path, frequency, avg_time_seconds as avg_time from workflows
-     where project_id = $1 and goal = $2 and not (path = array['other'])
-     order by rank limit $3`,
-    [projectId, goal, PATHS_SHOWN],
-  );
-  return rows;
+  return goalPaths(db, projectId, goal, PATHS_SHOWN);
 }
 
 export function jobAnalyticsRoutes(db: Pool): Route[] {
@@ -60,14 +50,7 @@ export function jobAnalyticsRoutes(db: Pool): Route[] {
       async handle(ctx) {
         const { projectId } = ctx.state.auth;
         const range = optionalDateRange(ctx);
-        const { rows } = await db.query<JobAnalyticsRow>(
-          `select j.job_id, j.name, j.goal, a.users_targeted, a.users_completed, a.completion_rate,
-                  a.avg_time_to_completion, a.intervention_acceptance_rate, a.drop_off_points
-           from jobs j left join job_analytics a using (project_id, job_id)
-           where j.project_id = $1 and j.job_id = $2`,
-          [projectId, pathParam(ctx, 'job_id')],
-        );
-        const found = rows[0];
+        const found = await jobWithAnalytics(db, projectId, pathParam(ctx, 'job_id'));
         if (!found) throw notFound('job');
         const job = range ? { ...found, ...(await jobNumbers(db, projectId, found.job_id, range)) } : found;
         const paths = await pathsToSuccess(db, projectId, job.goal, range);
