@@ -401,6 +401,16 @@ describe('console roles and audit log in Chromium', function () {
     assert.ok((await entry.innerText()).includes(owner.email), 'made by the owner');
   });
 
+  it('a project with events but no goal is told that a goal is missing on Workflows, not to send events', async () => {
+    const events = [1, 2, 3].map((i) => ({ user_id: `wf-${i}`, event: 'page_view', properties: { page: '/home' } }));
+    assert.equal((await call(api, 'POST', '/events/batch', { key: adminKey, json: { events } })).status, 202);
+    await open(owner.page, '/console/workflows');
+    const empty = owner.page.getByRole('region', { name: 'No goal yet' });
+    await empty.waitFor();
+    assert.match(await empty.innerText(), /Any event your product already sends\s+can be one/);
+    assert.equal(await owner.page.getByText('Send events with a key').count(), 0);
+  });
+
   it('ran every page without a script error', () => {
     assert.deepEqual(pageErrors, []);
   });

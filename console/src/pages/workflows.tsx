@@ -71,7 +71,20 @@ export function Workflows() {
       </QueryForm>
       <WhenLoaded loaded={loaded} what="workflows">
         {() =>
-          byGoal.length === 0 ? (
+          byGoal.length === 0 && !goal && known.length === 0 ? (
+            // What is missing is a goal, not events: a goal is any event name the product already sends.
+            <section class="empty" aria-label="No goal yet">
+              <h2>No goal yet</h2>
+              <div class="empty-body">
+                <p>
+                  Workflows are the paths users take to a goal: an event that means they got what they came for (
+                  <code>report_exported</code>, <code>signup_completed</code>). Any event your product already sends can
+                  be one. Name a goal above, declare goals with <code>PUT /v1/settings/goals</code>, or create a Job
+                  with a goal; its paths appear within seconds of the next mining.
+                </p>
+              </div>
+            </section>
+          ) : byGoal.length === 0 ? (
             <EmptyState
               title={goal ? `No paths to ${goal} yet` : 'No workflows yet'}
               events={[
