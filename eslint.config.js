@@ -70,9 +70,13 @@ export default tseslint.config(
     // One home per table's statements: SQL on our tables is a named function in store/ (store/README.md).
     // The scope grows as each role's statements move there; it ends as everything but store/, lib/ and,
     // by name, the scripts that administer the database.
-    files: ['workers/**/*.ts', 'processors/**/*.ts'],
-    // The Postgres destination writer's statements run on the customer's warehouse, not on our tables.
-    ignores: ['workers/warehouse-export/postgres-writer.ts'],
+    files: ['workers/**/*.ts', 'processors/**/*.ts', 'api/**/*.ts'],
+    ignores: [
+      // The Postgres destination writer's statements run on the customer's warehouse, not on our tables.
+      'workers/warehouse-export/postgres-writer.ts',
+      // Its three statements are still to move (its edits are in progress elsewhere).
+      'api/routes/features.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
