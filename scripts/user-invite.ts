@@ -9,9 +9,9 @@ import { ROLES, type Role } from '../api/console/roles.js';
 import { loadConfig } from '../lib/config.js';
 import { createPool } from '../lib/db.js';
 import { runMigrations } from '../lib/migrate.js';
+import { findProject } from '../store/projects.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);
 
@@ -53,14 +53,11 @@ await runCli(
     await runMigrations(config.databaseUrl);
     const db = createPool(config.databaseUrl, 1);
     try {
-      const { rows } = await db.query<{ project_id: string; name: string }>(
-        `select project_id, name from projects where name = $1 ${UUID.test(values.project) ? 'or project_id = $1::uuid' : ''}`,
-        [values.project],
-      );
-      if (!rows[0]) throw new UsageError(`no project named ${values.project}`);
-      const { user, link, expiresAt } = await inviteUser(db, rows[0].project_id, values.email, role, baseUrl);
+      const project = await findProject(db, values.project);
+      if (!project) throw new UsageError(`no project named ${values.project}`);
+      const { user, link, expiresAt } = await inviteUser(db, project.project_id, values.email, role, baseUrl);
       console.error(
-        `${user.email} (${user.role}) of project ${rows[0].name}: one-time sign-in link, valid until ${expiresAt.toISOString()}:`,
+        `${user.email} (${user.role}) of project ${project.name}: one-time sign-in link, valid until ${expiresAt.toISOString()}:`,
       );
       console.log(link);
     } finally {

@@ -205,3 +205,45 @@ export function metricsOf(row: FeatureRow) {
   const days = row.avg_days ?? 0;
   return { vr, ec, days, dgs: discoveryGapScore(vr, ec, days) };
 }
+
+/** Whether any user of the project ever saw or used the feature. */
+export async function featureKnown(db: Pool, projectId: string, feature: string): Promise<boolean> {
+  const { rows } = await db.query<{ known: boolean }>(
+    'select exists (select 1 from feature_users where project_id = $1 and feature = $2) as known',
+    [projectId, feature],
+  );
+  return rows[0]!.known;
+}
+
+/**
+ * Sessions by the user's tenure on the day of the session, in the range: the feature's visible ones
+ * (under its name) and all ('' holds all sessions).
+ */
+export async function tenureSessions(
+  db: Pool,
+  projectId: string,
+  feature: string,
+  range: { start: string; end: string },
+): Promise<{ feature: string; first_week: number; month_2_plus: number }[]> {
+  const { rows } = await db.query<{ feature: string; first_week: number; month_2_plus: number }>(
+    `select feature, sum(first_week)::int as first_week, sum(month_2_plus)::int as month_2_plus from tenure_sessions
+     where project_id = $1 and feature in ('', $2) and day between $3 and $4 group by feature`,
+    [projectId, feature, range.start, range.end],
+  );
+  return rows;
+}
+
+/** How the users who discovered the feature in the range (their first use) found it, by method. */
+export async function discoveryMethods(
+  db: Pool,
+  projectId: string,
+  feature: string,
+  range: { start: string; end: string },
+): Promise<{ method: string; users: number }[]> {
+  const { rows } = await db.query<{ method: string; users: number }>(
+    `select method, sum(users)::int as users from feature_discovery
+     where project_id = $1 and feature = $2 and day between $3 and $4 group by method`,
+    [projectId, feature, range.start, range.end],
+  );
+  return rows;
+}

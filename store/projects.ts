@@ -140,3 +140,16 @@ export async function setRetentionOverrides(
     JSON.stringify(overrides),
   ]);
 }
+
+/** The project named `nameOrId` (its name, or its id when it is one); undefined when none is. */
+export async function findProject(
+  db: pg.Pool | pg.PoolClient,
+  nameOrId: string,
+): Promise<{ project_id: string; name: string } | undefined> {
+  const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(nameOrId);
+  const { rows } = await db.query<{ project_id: string; name: string }>(
+    `select project_id, name from projects where name = $1 ${isId ? 'or project_id = $1::uuid' : ''}`,
+    [nameOrId],
+  );
+  return rows[0];
+}

@@ -1,6 +1,14 @@
 import type { Context } from 'koa';
 import type { Pool } from '../../lib/db.js';
-import { featureDays, featureTotals, metricsOf, segmentTotals } from '../../store/feature-usage.js';
+import {
+  discoveryMethods,
+  featureDays,
+  featureKnown,
+  featureTotals,
+  metricsOf,
+  segmentTotals,
+  tenureSessions,
+} from '../../store/feature-usage.js';
 import { quadrant, round, visibilityRate } from '../../domain/metrics.js';
 import { projectAnalyticsConfig } from '../../store/project-config.js';
 import { DATE_RANGE_PARAMS, booleanParam, dateRange, segment } from '../analytics-params.js';
@@ -121,28 +129,16 @@ async function featureDetail(db: Pool, ctx: Context) {
   const name = pathParam(ctx, 'feature_name');
   const range = dateRange(ctx);
   const segmentBy = stringParam(ctx, 'segment_by') ?? 'plan';
-  const { rows: known } = await db.query<{ known: boolean }>(
-    'select exists (select 1 from feature_users where project_id = $1 and feature = $2) as known',
-    [projectId, name],
-  );
-  if (!known[0]!.known) throw notFound('feature');
+  if (!(await featureKnown(db, projectId, name))) throw notFound('feature');
   const [row] = await featureTotals(db, projectId, range, name);
   const m = row ? metricsOf(row) : { vr: 0, ec: 0, days: 0, dgs: 0 };
 
   // Visibility by the user's tenure on the day of the session, sessions of the range; '' holds all sessions.
-  const { rows: tenure } = await db.query<{ feature: string; first_week: number; month_2_plus: number }>(
-    `select feature, sum(first_week)::int as first_week, sum(month_2_plus)::int as month_2_plus from tenure_sessions
-     where project_id = $1 and feature in ('', $2) and day between $3 and $4 group by feature`,
-    [projectId, name, range.start, range.end],
-  );
+  const tenure = await tenureSessions(db, projectId, name, range);
   const sessions = tenure.find((t) => t.feature === '');
   const visible = tenure.find((t) => t.feature === name);
   // How the users who discovered the feature in the range (their first use) found it.
-  const { rows: methods } = await db.query<{ method: string; users: number }>(
-    `select method, sum(users)::int as users from feature_discovery
-     where project_id = $1 and feature = $2 and day between $3 and $4 group by method`,
-    [projectId, name, range.start, range.end],
-  );
+  const methods = await discoveryMethods(db, projectId, name, range);
   const discovered = methods.reduce((s, r) => s + r.users, 0);
   const share = (method: string) =>
     round(discovered > 0 ? (methods.find((r) => r.method === method)?.users ?? 0) / discovered : 0);

@@ -172,7 +172,7 @@ describe('console roles', function () {
     assert.equal(chained.status, 201);
     const staying = await createKey(owner.as, "the owner's");
     const stream = await streamOf(leaving);
-    assert.equal((await call(api, 'GET', '/health/details', { key: minted.body.key })).status, 200);
+    assert.equal((await call(api, 'GET', '/api-keys', { key: minted.body.key })).status, 200);
 
     const removed = await call(api, 'DELETE', `/console/members/${leaving.id}`, { headers: owner.as });
     assert.equal(removed.status, 200);
