@@ -1,3 +1,4 @@
+import { startSite } from '../browser/site.js';
 /**
  * A tracker whose key is refused (origin not allowed, a server key in a page, a revoked key) or
  * whose project's quota is used up, in real Chromium against the real API: the console says why
@@ -5,29 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildTracker } from '../../scripts/build-tracker.js';
 import { launchChromium } from '../browser/chromium.js';
 import { call, newProject, services, startPipeline, stopPipeline, type TestPipeline } from './helpers.js';
-
-/** A site on an origin of its own: /app loads the tracker with the key of the moment, /blank loads nothing. */
-async function startSite(page: () => string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(req.url?.startsWith('/app') ? page() : '<!doctype html><title>blank</title>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /** What flush() came to within a few seconds: today's tracker kept waiting ('pending'). */
 const FLUSH_OUTCOME = `Promise.race([

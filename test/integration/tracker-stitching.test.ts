@@ -1,11 +1,10 @@
+import { startSite } from '../browser/site.js';
 /**
  * Sign-in in real Chromium through the real pipeline: a visitor sees a feature and meets a dead
  * button anonymously, signs in with pi.identify, then rage-clicks inside the feature. The tracker
  * links its anonymous id to the user, and the analytics count one person, not two.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildTracker } from '../../scripts/build-tracker.js';
 import { launchChromium } from '../browser/chromium.js';
@@ -23,22 +22,6 @@ interface Sent {
   path: string;
   body: { user_id?: string; anonymous_id?: string; events?: { user_id: string; event: string }[] };
   status?: number;
-}
-
-async function startSite(page: () => string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    res.writeHead(req.url?.startsWith('/app') ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(req.url?.startsWith('/app') ? page() : '');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 const appPage = (apiOrigin: string, key: string) => `<!doctype html>

@@ -1,7 +1,6 @@
+import { startSite } from '../browser/site.js';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { topicName } from '../../lib/kafka/topics.js';
 import { buildTracker } from '../../scripts/build-tracker.js';
@@ -23,23 +22,6 @@ interface Exported {
   event: string;
   occurred_at: string;
   properties: Record<string, unknown>;
-}
-
-/** A customer's web app on an origin of its own: one HTML page that loads the tracker from the API. */
-async function startSite(page: () => string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    res.writeHead(req.url?.startsWith('/app') ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(req.url?.startsWith('/app') ? page() : '');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 const appPage = (apiOrigin: string, key: string) => `<!doctype html>
