@@ -1,11 +1,10 @@
+import { listen } from '../browser/site.js';
 /**
  * The tracker's privacy switches in real Chromium: consent first, Do-Not-Track, path redaction.
  * The tracker is served by a stand-in for the API that records every request it gets (preflights
  * included), so "nothing was sent" is read from the receiving side, not from the page.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bundleTracker } from '../../scripts/build-tracker.js';
 import { launchChromium } from '../browser/chromium.js';
@@ -21,19 +20,6 @@ interface SentEvent {
   user_id: string;
   event: string;
   properties: { page?: string };
-}
-
-async function listen(handler: http.RequestListener): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 const TOKEN = 'Gx7kQ2mZ9pL4vR8sT1wY';
