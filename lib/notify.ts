@@ -1,14 +1,18 @@
 import pgListen, { type Subscriber } from 'pg-listen';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { classify } from './errors.js';
 import type { Logger } from './log.js';
 import { type RunShare, restFor } from './pacing.js';
 
 // pg-listen is CommonJS with an __esModule default export.
 const createSubscriber = pgListen.default;
 
+const lostARace = (err: unknown): boolean => ['40001', '40P01'].includes(classify(err).code);
+
 /**
  * Runs `work` when woken, never twice at once; wakes during a run coalesce into one more run.
- * A failed run is logged and retried at the next wake. With a `pace`, each run is followed by a
+ * A failed run is logged and retried at the next wake; one that lost a race with another
+ * transaction runs again at once. With a `pace`, each run is followed by a
  * rest in proportion to its length (`RunShare`), and wakes in it wait for its end: a long run
  * is a busy machine's sign, and the next one then finds more to do at once. `wake(true)` (a
  * user waits on the run) skips or cuts the rest, as `stop` does.
@@ -37,7 +41,12 @@ export function wakeLoop(work: () => Promise<void>, log: Logger, pace?: RunShare
       try {
         await work();
       } catch (err) {
-        log.error({ err }, 'run failed; retried at the next wake-up');
+        if (lostARace(err)) {
+          // Serialization failure or deadlock: another transaction changed the same rows first, as
+          // it may at any time (npm start's own set-up meets the workers' first runs); run again.
+          log.info({ code: classify(err).code }, 'run met a concurrent transaction; running it again');
+          again = true;
+        } else log.error({ err }, 'run failed; retried at the next wake-up');
       }
       const ms = pace ? Math.min(pace.maxRestMs, restFor(performance.now() - started, pace.share)) : 0;
       if (ms > 0 && !stopped && !urgent) await rest(ms);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import { capturedLog } from './captured-log.js';
 import { BatchEvents, type BatchFlushed, logBatches } from '../../processors/runtime/batch-events.js';
 
 const flushed = (processor: string, to: number): BatchFlushed => ({
@@ -13,18 +12,6 @@ const flushed = (processor: string, to: number): BatchFlushed => ({
   deadLettered: 0,
   durationMs: 1,
 });
-
-/** A logger at debug whose lines are kept as objects. */
-function captured(): { log: pino.Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'debug' }, sink), lines };
-}
 
 describe('batch events', () => {
   it('hands each listener the events of its name until it unsubscribes', () => {
@@ -54,7 +41,7 @@ describe('batch events', () => {
 
   it("logs one step's dead letters as errors, retriable failures as warnings, others as errors, flushes at debug", async () => {
     const events = new BatchEvents();
-    const { log, lines } = captured();
+    const { log, lines } = capturedLog();
     const off = logBatches(events, 'raw-sink', log);
     const of = { topic: 't', partition: 2, firstOffset: 5, lastOffset: 7, durationMs: 3 };
     events.emit('batch.flushed', flushed('sessionize', 1)); // another step's: not this logger's

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createLogger } from '../../lib/log.js';
 import { wakeLoop } from '../../lib/notify.js';
 import type { RunShare } from '../../lib/pacing.js';
+import { capturedLog } from './captured-log.js';
 import { FakeClock, settle } from './fake-clock.js';
 
 describe('wake loop', () => {
@@ -124,5 +125,33 @@ describe('wake loop', () => {
     assert.ok(stopped, 'stopped with the clock where it was');
     await stopping;
     assert.equal(runs.length, 1, 'the wake waiting for the rest is dropped');
+  });
+
+  it('runs again at once after losing a race with another transaction, logged at info; other failures wait for a wake', async () => {
+    const { log, lines } = capturedLog();
+    const failures = [Object.assign(new Error('could not serialize access'), { code: '40001' }), new Error('broken')];
+    let runs = 0;
+    const loop = wakeLoop(() => {
+      runs++;
+      const failure = failures.shift();
+      return failure ? Promise.reject(failure) : Promise.resolve();
+    }, log);
+    loop.wake();
+    await settle();
+    await settle();
+    assert.equal(runs, 2, 'the lost race ran again without a wake');
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.msg]),
+      [
+        [30, 'run met a concurrent transaction; running it again'],
+        [50, 'run failed; retried at the next wake-up'],
+      ],
+    );
+    await clock.advance(1000);
+    assert.equal(runs, 2, 'the other failure waits for the next wake');
+    loop.wake();
+    await settle();
+    assert.equal(runs, 3);
+    await loop.stop();
   });
 });
