@@ -95,20 +95,44 @@ describe('sealed users (crypto-shredding)', () => {
     assert.throws(() => openEvent({ ...older, message_id: '', message_ref: 'ab' }, key), /without a sealed message id/);
   });
 
-  it('gives every sealed value its own IV, across refills of the IV pool, and each opens', () => {
+  it('gives every sealed value its own nonce, across refills of the nonce pool, and each opens', () => {
     const key = newUserKey();
     const sealed = Array.from({ length: 10_000 }, (_, i) => sealValue(key, 'p:u', { i }));
-    assert.equal(new Set(sealed.map((s) => s.subarray(0, 12).toString('hex'))).size, sealed.length);
+    assert.equal(new Set(sealed.map((s) => s.subarray(4, 28).toString('hex'))).size, sealed.length);
     assert.deepEqual(openValue(key, 'p:u', sealed[0]!), { i: 0 });
     assert.deepEqual(openValue(key, 'p:u', sealed[9_999]!), { i: 9_999 });
+  });
+
+  it('seals with XChaCha20-Poly1305 under a key derived from the user key, and still opens AES-GCM values sealed before', () => {
+    const key = newUserKey();
+    const sealed = sealValue(key, 'p:u', { a: 'é' });
+    assert.equal(sealed.subarray(0, 4).toString('latin1'), '\u0000pi2');
+    // 4 + 24 (nonce) + the JSON text + 16 (tag): nothing else travels.
+    assert.equal(sealed.length, 4 + 24 + Buffer.byteLength('{"a":"é"}') + 16);
+    const olderForm = (iv: Buffer, value: unknown, context = 'p:u') => {
+      const cipher = crypto.createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context));
+      const text = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), text]);
+    };
+    assert.deepEqual(openValue(key, 'p:u', olderForm(crypto.randomBytes(12), { b: 1 })), { b: 1 });
+    // An older value whose random IV begins with the mark opens all the same.
+    const markedIv = Buffer.concat([Buffer.from('\u0000pi2', 'latin1'), crypto.randomBytes(8)]);
+    assert.deepEqual(openValue(key, 'p:u', olderForm(markedIv, { c: [1, 2] })), { c: [1, 2] });
+    assert.throws(() => openValue(key, 'p:other', olderForm(markedIv, { c: 1 })));
+    // The user key itself does not open the new form as AES-GCM, nor the derived key another's value.
+    assert.throws(() => openValue(newUserKey(), 'p:u', sealed));
   });
 
   it('refuses altered bytes', () => {
     const key = newUserKey();
     const sealed = sealValue(key, 'p:r', { a: 1 });
     assert.deepEqual(openValue(key, 'p:r', sealed), { a: 1 });
-    sealed[sealed.length - 1]! ^= 1;
-    assert.throws(() => openValue(key, 'p:r', sealed));
+    for (const at of [0, 3, 4, 27, 28, sealed.length - 1]) {
+      const altered = Buffer.from(sealed);
+      altered[at]! ^= 1;
+      assert.throws(() => openValue(key, 'p:r', altered), `byte ${at} altered`);
+    }
+    assert.throws(() => openValue(key, 'p:r', sealed.subarray(0, sealed.length - 1)));
   });
 
   it('seals a chain: the user id and every event property in order, the rest in the clear', () => {
