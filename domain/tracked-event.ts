@@ -42,10 +42,16 @@ export function checkTimestamp(timestamp: string | undefined, receivedAt: number
   return Number.isNaN(ms) || ms < EARLIEST_EVENT_MS || ms > receivedAt + MAX_CLOCK_SKEW_MS ? 'out_of_range' : undefined;
 }
 
-export function toRecord(projectId: string, input: TrackedEventInput, receivedAt: number): TrackedEventRecord {
+/** The record of an event as received; `messageIdPrefix` marks the ids of a browser key's events. */
+export function toRecord(
+  projectId: string,
+  input: TrackedEventInput,
+  receivedAt: number,
+  messageIdPrefix = '',
+): TrackedEventRecord {
   return {
     project_id: projectId,
-    message_id: input.message_id ?? crypto.randomUUID(),
+    message_id: `${messageIdPrefix}${input.message_id ?? crypto.randomUUID()}`,
     user_id: input.user_id,
     event: input.event,
     timestamp: input.timestamp === undefined ? receivedAt : Date.parse(input.timestamp),

@@ -51,12 +51,10 @@ export function eventRoutes(publisher: Publisher, sealing: UserSealing, log: Log
       }
     });
     // Personal-looking values never reach Kafka, whichever client sent them (domain/pii-filter.ts).
-    const records = inputs.map((input) => {
-      const record = toRecord(projectId, withoutPii(input), receivedAt);
-      // Anyone may send with a browser key: its events are marked as such, so they can neither take a
-      // server's message ids first nor make the service sign a delivery (docs/adr/0086).
-      return browser ? { ...record, message_id: `${BROWSER_MESSAGE_PREFIX}${record.message_id}` } : record;
-    });
+    // Anyone may send with a browser key: its events are marked as such, so they can neither take a
+    // server's message ids first nor make the service sign a delivery (docs/adr/0086).
+    const prefix = browser ? BROWSER_MESSAGE_PREFIX : '';
+    const records = inputs.map((input) => toRecord(projectId, withoutPii(input), receivedAt, prefix));
     const users = [...new Set(records.map((r) => r.user_id))];
     const keys = await requestWaits.timed('user_keys', sealing.keysFor(projectId, users)).catch((err: unknown) => {
       log.error({ err }, 'user keys could not be read or made');

@@ -41,6 +41,11 @@ describe('tracked events', () => {
     assert.equal(checkTimestamp('2016-12-31T23:59:60Z', now), 'out_of_range');
   });
 
+  it("marks a browser key's message ids with the prefix, given or made", () => {
+    assert.equal(toRecord('p', { user_id: 'u', event: 'e', message_id: 'm' }, now, 'b:').message_id, 'b:m');
+    assert.match(toRecord('p', { user_id: 'u', event: 'e' }, now, 'b:').message_id, /^b:[0-9a-f-]{36}$/);
+  });
+
   it('maps a record to a raw_events row and rows to columns', () => {
     const record = toRecord('p', { user_id: 'u', event: 'e', properties: { a: 1 }, message_id: 'm' }, now);
     const row = toRawEventRow(record, 2, 41);
