@@ -1,3 +1,6 @@
+// First: it swaps modules of kafkajs's produce path before kafkajs loads them.
+import './produce-mends.js';
+import { createRequire } from 'node:module';
 import {
   Kafka,
   Partitioners,
@@ -16,7 +19,13 @@ import { TOPICS, type TopicKey, topicName } from './topics.js';
 // kafkajs is in maintenance mode: every Kafka call of the service goes through this module.
 stopIdleRequestChecks();
 
-export type { Admin, Consumer, EachBatchPayload, Kafka, Producer, KafkaMessage } from 'kafkajs';
+export type { Admin, Consumer, EachBatchPayload, Producer, KafkaMessage, PartitionMetadata } from 'kafkajs';
+export { Kafka, Partitioners, logLevel } from 'kafkajs';
+
+/** kafkajs's error classes, which Node's ESM loader does not find among its CommonJS exports by name. */
+export const { KafkaJSConnectionError, KafkaJSNonRetriableError, KafkaJSProtocolError } = createRequire(
+  import.meta.url,
+)('kafkajs') as typeof import('kafkajs');
 
 type Level = 'error' | 'warn' | 'info' | 'debug';
 

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../lib/kafka/client.js';
 import { findJava } from './java.js';
 import { kafkaClasspath } from './maven.js';
 import { stackPath } from './paths.js';

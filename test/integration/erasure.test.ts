@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../lib/kafka/client.js';
 import type { RunningApi } from '../../api/server.js';
 import { messageRef, openValue } from '../../domain/sealed-user.js';
 import { loadConfig } from '../../lib/config.js';

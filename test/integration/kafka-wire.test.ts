@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
-import { Kafka, logLevel } from 'kafkajs';
 import type { RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
-import { createProducer } from '../../lib/kafka/client.js';
+import { Kafka, createProducer, logLevel } from '../../lib/kafka/client.js';
 import { type TopicKey, avroSchema, topicName, userKey } from '../../lib/kafka/topics.js';
 import { messageRef, openValue, sealValue } from '../../domain/sealed-user.js';
 import { startProcessors } from '../../processors/main.js';

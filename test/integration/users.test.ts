@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel } from '../../lib/kafka/client.js';
 import type { RunningApi } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { topicName, userKey } from '../../lib/kafka/topics.js';

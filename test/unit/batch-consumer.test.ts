@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
+import { KafkaJSNonRetriableError, KafkaJSProtocolError } from '../../lib/kafka/client.js';
 import { asRetriable } from '../../processors/runtime/batch-consumer.js';
 
 // kafkajs' own retrier, the one its consumer runs a fetch (and so a batch) in: no types, not exported.

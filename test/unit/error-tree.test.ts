@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { KafkaJSConnectionError, KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
+import { KafkaJSConnectionError, KafkaJSNonRetriableError, KafkaJSProtocolError } from '../../lib/kafka/client.js';
 import { ApiError } from '../../api/errors.js';
 import { type Classification, ServiceError, classify } from '../../lib/errors.js';
 import { UnopenableMessage } from '../../store/user-keys.js';

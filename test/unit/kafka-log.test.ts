@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { logLevel } from 'kafkajs';
 import { pino } from 'pino';
 import { loadConfig } from '../../lib/config.js';
-import { createKafka, createProducer, kafkaLineLevel } from '../../lib/kafka/client.js';
+import { createKafka, createProducer, kafkaLineLevel, logLevel } from '../../lib/kafka/client.js';
 
 describe('kafkaLineLevel: kafkajs lines that say nothing is wrong are kept at debug', () => {
   const response = (error: string) =>

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { Partitioners, type PartitionMetadata } from 'kafkajs';
-import { rememberingPartitioner } from '../../lib/kafka/client.js';
+import { Partitioners, type PartitionMetadata, rememberingPartitioner } from '../../lib/kafka/client.js';
 
 const partitions = (n: number): PartitionMetadata[] =>
   Array.from({ length: n }, (_, i) => ({ partitionId: i, leader: 0, replicas: [0], isr: [0], partitionErrorCode: 0 }));
