@@ -6,6 +6,7 @@
  *   export      the raw-event export's speed and memory
  *   reads       DESIGN §8: every analytics GET's latency over 10M events of 100k users loaded through npm start
  *   raw-limits  Kafka's own producer/consumer perf tools and Postgres COPY on this machine
+ *   ingest      npm start (every role): a burst of batches, single events at a rate, Kafka's own producer
  *   ingest-path the API's path alone, JSON body → Kafka record bytes, CPU per event by stage (a diagnosis)
  *   workers     one pass of each Postgres-driven worker over a stored history after a trickle
  */
@@ -13,6 +14,7 @@ import { runCli, UsageError } from '../lib/cli.js';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { connectServices, prepare } from '../lib/services.js';
+import { ingestBench } from './bench/ingest.js';
 import { ingestPathBench } from './bench/ingest-path.js';
 import { liveBench } from './bench/live.js';
 import { partsBench } from './bench/parts.js';
@@ -30,21 +32,33 @@ const whole = (name: string, value: string | undefined, fallback: number, min = 
 
 await runCli(
   {
-    usage: 'npm run bench -- live|reads|parts|export|raw-limits|ingest-path|workers [options]',
+    usage: 'npm run bench -- live|reads|parts|export|raw-limits|ingest|ingest-path|workers [options]',
     summary: 'Benchmarks (never tests): see the header of scripts/bench.ts and docs/performance.md.',
     positionals: 'mode',
     options: {
       history: { type: 'string', arg: 'n', help: 'live: events stored before the load (default 1000000)' },
-      rate: { type: 'string', arg: 'n', help: 'live: events/s offered during the paced phase (default 5000)' },
-      seconds: { type: 'string', arg: 's', help: 'live: length of the paced phase (default 300)' },
-      'burst-seconds': { type: 'string', arg: 's', help: 'live: length of the burst (default 30)' },
-      connections: { type: 'string', arg: 'n', help: 'live: parallel requests of the burst (default 8)' },
+      rate: {
+        type: 'string',
+        arg: 'n',
+        help: 'live: events/s offered during the paced phase (default 5000); ingest: single events/s (1000)',
+      },
+      seconds: {
+        type: 'string',
+        arg: 's',
+        help: 'live: length of the paced phase (default 300); ingest: of the single events (20)',
+      },
+      'burst-seconds': { type: 'string', arg: 's', help: 'live, ingest: length of the burst (default 30; ingest 20)' },
+      connections: { type: 'string', arg: 'n', help: 'live, ingest: parallel requests of the burst (default 8)' },
       'concurrent-users': {
         type: 'string',
         arg: 'n',
         help: "live: users sending at once, one event each in turn (default 10000; 0: each user's events together)",
       },
-      'raw-limits': { type: 'string', arg: 'n', help: 'records for the raw limits (live default 1000000; 0 skips)' },
+      'raw-limits': {
+        type: 'string',
+        arg: 'n',
+        help: 'records for the raw limits (live, ingest default 1000000; 0 skips)',
+      },
       'no-replay': { type: 'boolean', help: 'live: skip the replay' },
       fresh: { type: 'boolean', help: 'live: drop the bench database and topics first (history loaded again)' },
       perf: { type: 'boolean', help: "live: profile each phase's CPU, the whole machine, with perf (a diagnosis)" },
@@ -66,7 +80,7 @@ await runCli(
       project: { type: 'string', arg: 'name', help: 'workers: project of the history (default bench-workers)' },
       baseline: { type: 'string', arg: 'dir', help: "workers: also time another checkout's workers" },
       concurrency: { type: 'string', arg: 'n', help: 'parts: parallel ingest requests (default 4)' },
-      batch: { type: 'string', arg: 'n', help: 'ingest-path: events per request body (default 500)' },
+      batch: { type: 'string', arg: 'n', help: 'ingest, ingest-path: events per request body (default 500)' },
     },
   },
   async ({ values, positionals }) => {
@@ -116,6 +130,18 @@ await runCli(
       report = await rawLimits(services, whole('raw-limits', values['raw-limits'], 1_000_000, 1), 'bench');
       await services.close();
       await stackDown(config, () => undefined, started);
+    } else if (mode === 'ingest') {
+      report = await ingestBench({
+        burstSeconds: whole('burst-seconds', values['burst-seconds'], 20, 1),
+        connections: whole('connections', values.connections, 8, 1),
+        batch: whole('batch', values.batch, 500, 1),
+        singleRate: whole('rate', values.rate, 1000, 1),
+        singleSeconds: whole('seconds', values.seconds, 20, 1),
+        rawLimitRecords: whole('raw-limits', values['raw-limits'], 1_000_000),
+        database: 'pi_bench_ingest',
+        namespace: 'benchingest',
+        port: 3902,
+      });
     } else if (mode === 'ingest-path') {
       report = await ingestPathBench({ batch: whole('batch', values.batch, 500, 1), seconds: 2 });
     } else if (mode === 'workers') {
@@ -129,7 +155,7 @@ await runCli(
       });
     } else
       throw new UsageError(
-        `mode: expected live, reads, parts, export, raw-limits, ingest-path or workers, got ${mode ?? 'nothing'}`,
+        `mode: expected live, reads, parts, export, raw-limits, ingest, ingest-path or workers, got ${mode ?? 'nothing'}`,
       );
     console.log(JSON.stringify(report, null, 2));
   },
