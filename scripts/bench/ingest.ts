@@ -1,18 +1,24 @@
 /**
  * Ingest as producers meet it (issue targets in docs/performance.md): `npm start` with every role,
- * then a burst of `POST /events/batch` bodies on parallel connections (events/s, each process's CPU
- * per event), then single events (`POST /events`) offered at a fixed rate (latency p50/p99), then
- * Kafka's own producer on the same machine (the raw limit the burst is compared with). Bodies are
+ * then single events (`POST /events`) offered at a fixed rate (latency p50/p99), then a burst of
+ * `POST /events/batch` bodies on parallel connections (events/s, each process's CPU per event),
+ * then Kafka's own producer on the same machine (the raw limit the burst is compared with). Single
+ * events come first: after a burst the processors' catching up would be what they measure; the
+ * database and topics are made afresh for the same reason. Bodies are
  * made while sending from events serialised once, so the sender's own CPU stays small; it is
  * reported beside the rest (`bench`).
  */
+import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseName, loadConfig, withDatabase } from '../../lib/config.js';
 import { createLogger } from '../../lib/log.js';
 import { connectServices } from '../../lib/services.js';
 import { ProcessSampler, type ProcessSample, cpuPerEvent, summarizeProcesses } from './processes.js';
 import { rawLimits } from './raw-limits.js';
+import { dropEverything } from './live.js';
+import { OPERATOR_TOKEN, apiDetails } from './probes.js';
 import { startService } from './service.js';
+import { resetStatements, topStatements } from './statements.js';
 import { percentiles, round } from './stats.js';
 import type { TrackedEventInput } from '../../domain/tracked-event.js';
 import { simulatedEvents } from './traffic.js';
@@ -29,6 +35,9 @@ export interface IngestOptions {
   namespace: string;
   port: number;
 }
+
+/** Connections the bench keeps open to the API. */
+const SOCKETS = 64;
 
 /** The simulator's events serialised once each, without a message id: bodies are joined from them. */
 function eventTexts(run: string, n: number): string[] {
@@ -58,8 +67,11 @@ export async function ingestBench(o: IngestOptions) {
     PI_TOPIC_NAMESPACE: o.namespace,
     PORT: String(o.port),
     LOG_LEVEL: 'warn',
+    PI_OPERATOR_TOKEN: OPERATOR_TOKEN,
   };
   const config = loadConfig({ ...process.env, ...env });
+  // A fresh database and topics: a backlog left by an earlier run would be what the processors do.
+  await dropEverything(base.databaseUrl, o.database, config);
   const service = await startService(env, [], '.bench/ingest-service.log');
   const services = connectServices(config, createLogger('error'), 2);
   const run = Date.now().toString(36);
@@ -71,15 +83,32 @@ export async function ingestBench(o: IngestOptions) {
     for (let i = 0; i < n; i++, made++) parts.push(`{"message_id":"${run}-${made}",${texts[made % texts.length]!}`);
     return n === 1 ? parts[0]! : `{"events":[${parts.join(',')}]}`;
   };
-  const post = async (path: string, text: string) => {
-    const res = await fetch(`${service.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${service.adminKey}`, 'Content-Type': 'application/json' },
-      body: text,
+  const api = new URL(service.baseUrl);
+  /**
+   * POST over kept-alive connections (at most `SOCKETS`, further requests queue for one): fetch
+   * opened a connection per request under a thousand requests a second, and took more CPU than the
+   * API it measured.
+   */
+  const agent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
+  const post = (path: string, text: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          agent,
+          host: api.hostname,
+          port: api.port,
+          path: `${api.pathname}${path}`,
+          method: 'POST',
+          headers: { Authorization: `Bearer ${service.adminKey}`, 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
     });
-    await res.arrayBuffer();
-    return res.status;
-  };
   const sampler = new ProcessSampler();
   const sampled = async <T>(work: () => Promise<T>) => {
     const samples: ProcessSample[] = [sampler.sample()];
@@ -104,24 +133,11 @@ export async function ingestBench(o: IngestOptions) {
     await post('/events/batch', body(o.batch)); // warm: compiled and connected before it is timed
     await sleep(2000);
 
-    const burst = await sampled(async () => {
-      const end = performance.now() + o.burstSeconds * 1000;
-      const counts = { accepted: 0, refused: {} as Record<string, number> };
-      await Promise.all(
-        Array.from({ length: o.connections }, async () => {
-          while (performance.now() < end) {
-            const status = await post('/events/batch', body(o.batch)).catch(() => 0);
-            if (status === 202) counts.accepted += o.batch;
-            else counts.refused[status] = (counts.refused[status] ?? 0) + o.batch;
-          }
-        }),
-      );
-      return counts;
-    });
-    await sleep(5000); // the processors catch up a little: their lag is not the single events' wait
-
+    await resetStatements(services.db);
     const single = await sampled(async () => {
       const latencies: number[] = [];
+      /** per second of sending, the latencies of the events sent in it: a stall shows where it was */
+      const bySecond: number[][] = [];
       const refused: Record<string, number> = {};
       const sends: Promise<void>[] = [];
       const tickMs = 10;
@@ -138,16 +154,47 @@ export async function ingestBench(o: IngestOptions) {
             post('/events', text)
               .catch(() => 0)
               .then((status) => {
-                if (status === 202) latencies.push(performance.now() - sent);
-                else refused[status] = (refused[status] ?? 0) + 1;
+                if (status !== 202) {
+                  refused[status] = (refused[status] ?? 0) + 1;
+                  return;
+                }
+                const ms = performance.now() - sent;
+                latencies.push(ms);
+                (bySecond[Math.floor((sent - start) / 1000)] ??= []).push(ms);
               }),
           );
         }
       }
       await Promise.all(sends);
-      return { offered: sends.length, latency_ms: percentiles(latencies), refused };
+      // The API's own account: its event-loop delay and its waits on Postgres and Kafka meanwhile.
+      const details = await apiDetails(service.baseUrl);
+      const statements = await topStatements(services.db, 8);
+      return {
+        offered: sends.length,
+        latency_ms: percentiles(latencies),
+        p99_ms_by_second: Array.from(bySecond, (second) => percentiles(second ?? []).p99),
+        refused,
+        api: details,
+        statements,
+      };
     });
 
+    await sleep(5000); // the processors catch up with the single events before the burst
+
+    const burst = await sampled(async () => {
+      const end = performance.now() + o.burstSeconds * 1000;
+      const counts = { accepted: 0, refused: {} as Record<string, number> };
+      await Promise.all(
+        Array.from({ length: o.connections }, async () => {
+          while (performance.now() < end) {
+            const status = await post('/events/batch', body(o.batch)).catch(() => 0);
+            if (status === 202) counts.accepted += o.batch;
+            else counts.refused[status] = (counts.refused[status] ?? 0) + o.batch;
+          }
+        }),
+      );
+      return counts;
+    });
     const limits = o.rawLimitRecords > 0 ? await rawLimits(services, o.rawLimitRecords, o.namespace) : undefined;
     const burstPerS = burst.result.accepted / burst.seconds;
     const producer = limits?.kafka_producer_perf.records_per_s;
@@ -171,12 +218,16 @@ export async function ingestBench(o: IngestOptions) {
         accepted: single.result.latency_ms.n,
         refused: single.result.refused,
         latency_ms: single.result.latency_ms,
+        p99_ms_by_second: single.result.p99_ms_by_second,
+        api: single.result.api,
+        postgres_statements: single.result.statements,
         processes: single.processes,
       },
       raw_limits: limits,
       targets: { api_us_cpu_per_event: 20, burst_events_per_s: 40_000, burst_vs_producer: 0.3, single_p99_ms: 20 },
     };
   } finally {
+    agent.destroy();
     await service.stop();
     await services.close();
   }

@@ -384,7 +384,8 @@ function* limit<T>(source: Iterator<T>, n: number): Generator<T> {
 }
 
 /** --fresh: the bench's database and topics go, so the history is loaded again. */
-async function dropEverything(serverUrl: string, database: string, config: ReturnType<typeof loadConfig>) {
+/** Drops the bench's database and its namespace's topics: a run that starts with no backlog. */
+export async function dropEverything(serverUrl: string, database: string, config: ReturnType<typeof loadConfig>) {
   const admin = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
   await admin.connect();
   await admin.query(`drop database if exists ${pg.escapeIdentifier(database)} with (force)`);
