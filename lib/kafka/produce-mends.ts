@@ -5,11 +5,11 @@ import { mendedProduceRequest } from './produce-request.js';
 import type { Message, PartitionMetadata, PartitionerArgs } from 'kafkajs';
 
 /**
- * Mends of kafkajs 2.2.4's produce path (pinned, in maintenance mode: docs/adr/0082, docs/adr/0092), where
- * the API spent a third of its CPU per event at a burst (ADR 0092): the module each
- * replaces is swapped in Node's module cache before kafkajs loads it, so kafkajs's own code calls
- * ours. Imported first by lib/kafka/client.ts, through which every module loads kafkajs; one that
- * loaded kafkajs before would keep the originals, so this module then throws.
+ * Mends of kafkajs 2.2.4's produce path (pinned, in maintenance mode: ADR 0082), where the API spent
+ * a third of its CPU per event at a burst (ADR 0092): the module each replaces is swapped in Node's
+ * module cache before kafkajs loads it, so kafkajs's own code calls ours. Imported first by
+ * lib/kafka/client.ts, through which every module loads kafkajs; one that loaded kafkajs before
+ * would keep the originals, so this module then throws.
  */
 const require = createRequire(import.meta.url);
 
@@ -61,7 +61,9 @@ const MENDED = Symbol.for('pi.kafkajs-mended');
 function mendProducePath(): void {
   const cached = (id: string) => require.cache[require.resolve(id)];
   if (cached(FIRST_USER)) {
-    const mended = Object.keys(MENDED_MODULES).every((id) => (cached(id)?.exports as Record<symbol, unknown>)[MENDED]);
+    const mended = Object.keys(MENDED_MODULES).every(
+      (id) => (cached(id)?.exports as Record<symbol, unknown> | undefined)?.[MENDED] === true,
+    );
     if (mended) return;
     throw new Error('kafkajs was loaded before lib/kafka/produce-mends.ts: import it through lib/kafka/client.ts');
   }
