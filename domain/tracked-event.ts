@@ -114,5 +114,9 @@ function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(holdsNul);
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v));
+  // Parsed JSON: every enumerable key is its own. No entries array per object: every event passes here.
+  for (const key in value) {
+    if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }

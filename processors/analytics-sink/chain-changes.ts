@@ -11,6 +11,7 @@ import { keyOf, touchedBy } from './stored-events.js';
 import type { StoredEvent } from '../../store/session-events.js';
 import { latestSessionStarts } from '../../store/sessions.js';
 import { userMarks } from '../../store/identity-links.js';
+import { propertiesOf } from './parsed-properties.js';
 
 /** Users' chains advanced between two turns of the event loop (`yieldToLoop`). */
 const YIELD_EVERY_USERS = 250;
@@ -135,7 +136,7 @@ function eventsOfRecord(chain: SessionChainRecord): AnalyticsEvent[] {
       timestamp: Number(e.timestamp),
       received_at: Number(e.received_at),
       offset: Number(e.offset),
-      properties: JSON.parse(e.properties) as Record<string, unknown>,
+      properties: propertiesOf(e),
     })),
   );
 }

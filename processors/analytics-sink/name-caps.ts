@@ -9,6 +9,7 @@ import {
   knownNames,
   lockNameGroups,
 } from '../../store/name-caps.js';
+import { propertiesOf } from './parsed-properties.js';
 
 const keyOf = (n: DayName) => `${n.projectId}\u0000${n.day}\u0000${n.kind}\u0000${n.name}`;
 const groupOf = (n: DayName) => `${n.projectId}\u0000${n.day}\u0000${n.kind}`;
@@ -25,7 +26,7 @@ export async function capNames(client: PoolClient, chains: SessionChainRecord[])
     chain.sessions.map((s) =>
       s.events.map((e) => ({
         day: dayOf(Number(e.timestamp)),
-        named: { event: e.event, properties: JSON.parse(e.properties) as Record<string, unknown> },
+        named: { event: e.event, properties: propertiesOf(e) },
       })),
     ),
   );

@@ -39,6 +39,30 @@ export interface SessionizeStep {
   commit(): void;
 }
 
+/**
+ * A held event whose properties went on in its chain. Named field by field: an object spread per
+ * event cost ~1 µs on Node 20.
+ */
+const withoutProperties = (e: HeldEvent): HeldEvent => ({
+  message_id: e.message_id,
+  user_id: e.user_id,
+  event: e.event,
+  timestamp: e.timestamp,
+  received_at: e.received_at,
+  offset: e.offset,
+  properties: '',
+});
+
+/** A user's state for a batch to change, kept only if its transaction commits (field by field, as above). */
+const copyOf = (held: UserState): UserState => ({
+  projectId: held.projectId,
+  userId: held.userId,
+  events: held.events,
+  ids: new Set(held.ids),
+  lowest: held.lowest,
+  lastReceived: held.lastReceived,
+});
+
 export interface PartitionEvent {
   projectId: string;
   event: HeldEvent;
@@ -107,7 +131,7 @@ export class PartitionSessions {
       if (!state) {
         const held = this.users.get(key);
         state = held
-          ? { ...held, ids: new Set(held.ids) }
+          ? copyOf(held)
           : { projectId, userId: event.user_id, events: [], ids: new Set(), lowest: Infinity, lastReceived: 0 };
       }
       touched.delete(key);
@@ -133,7 +157,7 @@ export class PartitionSessions {
       }
       held -= state.events.length;
       state.events = split[split.length - 1]!.flatMap((s) =>
-        s.events.map((e) => (added.has(e.message_id) ? { ...e, properties: '' } : e)),
+        s.events.map((e) => (added.has(e.message_id) ? withoutProperties(e) : e)),
       );
       held += state.events.length;
       state.ids = new Set(state.events.map((e) => e.message_id));
