@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { someInJson } from './json-walk.js';
 
 /** A tracked event as the ingest API accepts it (schemas/tracked-event.json). */
 export interface TrackedEventInput {
@@ -106,17 +107,6 @@ export function unstorable(record: TrackedEventRecord): string | undefined {
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
     return 'properties is not a JSON object';
   }
-  return holdsNul(properties) ? 'properties hold U+0000' : undefined;
-}
-
-/** jsonb refuses U+0000 in any string, key or value. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some(holdsNul);
-  // Parsed JSON: every enumerable key is its own. No entries array per object: every event passes here.
-  for (const key in value) {
-    if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
+  // jsonb refuses U+0000 in any string, key or value.
+  return someInJson(properties, (text) => text.includes('\u0000')) ? 'properties hold U+0000' : undefined;
 }

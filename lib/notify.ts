@@ -7,7 +7,8 @@ import { type RunShare, restFor } from './pacing.js';
 // pg-listen is CommonJS with an __esModule default export.
 const createSubscriber = pgListen.default;
 
-const lostARace = (err: unknown): boolean => ['40001', '40P01'].includes(classify(err).code);
+/** Serialization failure and deadlock: another transaction changed the same rows first. */
+const LOST_A_RACE = new Set(['40001', '40P01']);
 
 /**
  * Runs `work` when woken, never twice at once; wakes during a run coalesce into one more run.
@@ -41,10 +42,10 @@ export function wakeLoop(work: () => Promise<void>, log: Logger, pace?: RunShare
       try {
         await work();
       } catch (err) {
-        if (lostARace(err)) {
-          // Serialization failure or deadlock: another transaction changed the same rows first, as
-          // it may at any time (npm start's own set-up meets the workers' first runs); run again.
-          log.info({ code: classify(err).code }, 'run met a concurrent transaction; running it again');
+        const { code } = classify(err);
+        if (LOST_A_RACE.has(code)) {
+          // As it may at any time (npm start's own set-up meets the workers' first runs): run again.
+          log.info({ code }, 'run met a concurrent transaction; running it again');
           again = true;
         } else log.error({ err }, 'run failed; retried at the next wake-up');
       }
